@@ -1,0 +1,14 @@
+"""The `gops` command line: a thin shell over the library.
+
+Each command lives in its own module and registers itself on :data:`app`.
+"""
+
+from gops_records.cli import replay_cmd, validate_cmd  # noqa: F401  (registers commands)
+from gops_records.cli.app import app
+
+
+def main() -> None:
+    app(prog_name="gops")
+
+
+__all__ = ["app", "main"]

@@ -1,0 +1,88 @@
+"""`gops replay`: show one game round by round."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from gops_records.cards import rank_name
+from gops_records.cli.app import EXIT_INVALID, EXIT_OK, app, fail, fail_on
+from gops_records.cli.validate_cmd import EncodingOption
+from gops_records.errors import GopsError
+from gops_records.notation import iter_games
+from gops_records.sources import read_text
+from gops_records.validate import GameReport, validate_game
+
+
+@app.command("replay")
+def replay(
+    path: Annotated[Path, typer.Argument(help="A record file (.gops).", show_default=False)],
+    game: Annotated[int, typer.Option("--game", "-g", min=1,
+                                      help="Which game in the file (1-based).")] = 1,
+    encoding: EncodingOption = "utf-8",
+) -> None:
+    """Replay one game round by round: prize, pool on offer, bids, who took it, scores.
+
+    Exit status 0 for a valid game, 1 when the game has problems (they are listed and
+    the illegal rounds skipped), 2 for usage errors.
+
+    Example:
+
+        gops replay club/2026-11-26.gops --game 3
+    """
+    try:
+        text = read_text(path, encoding)
+    except GopsError as exc:
+        fail_on(exc)
+    for number, record in enumerate(iter_games(text), start=1):
+        if number == game:
+            report = validate_game(record)
+            typer.echo(render_replay(report, f"{path} game {number}"))
+            raise typer.Exit(EXIT_OK if report.valid else EXIT_INVALID)
+    fail(f"{path} has {number if text.strip() else 0} games; there is no game {game}"
+         if text.strip() else f"{path} holds no games")
+
+
+def render_replay(report: GameReport, title: str) -> str:
+    """The round-by-round table `gops replay` prints."""
+    profile, names = report.profile, report.players
+    width = max(6, *(len(n) for n in names))
+    rows = [f"{title} (line {report.record.line}): " + " v ".join(names)
+            + f" | {profile.cards} cards, tie rule {profile.tie_rule.value}, "
+            f"prizes {profile.prize_order.value}", ""]
+    header = (f"{'round':>5}  {'prize':>5}  {'pool':<16} {'value':>5}  "
+              + "  ".join(f"{n:>{width}}" for n in names) + f"  {'taken by':<{width + 8}}score")
+    rows += [header, "-" * len(header)]
+    played = {r.round_no: r for r in report.rounds}
+    running = [0] * len(names)
+    for number in range(1, len(report.record.rounds) + 1):
+        r = played.get(number)
+        if r is None:
+            rows.append(f"{number:>5}  illegal round, skipped (see problems below)")
+            continue
+        pool = "+".join(rank_name(c) for c in r.pool_cards)
+        if r.winner is not None:
+            running[r.winner] += r.pool_value
+            taken = names[r.winner]
+        elif profile.tie_rule.value == "carry" and number < profile.cards:
+            taken = "tie: carried"
+        else:
+            taken = "tie: unclaimed"
+        rows.append(f"{number:>5}  {rank_name(r.prize):>5}  {pool:<16} {r.pool_value:>5}  "
+                    + "  ".join(f"{rank_name(b):>{width}}" for b in r.bids)
+                    + f"  {taken:<{width + 8}}" + "-".join(map(str, running)))
+    rows.append("")
+    scores = ", ".join(f"{n} {s}" for n, s in zip(names, report.outcome.scores, strict=False))
+    if report.finished:
+        verdict = f"{report.winner} wins" if report.winner else "draw"
+        rows.append(f"Outcome: {scores}; unclaimed {report.outcome.unclaimed}: {verdict}")
+    else:
+        rows.append(f"Unfinished after {len(report.record.rounds)} of {profile.cards} rounds: "
+                    f"{scores}")
+    if report.problems:
+        rows.append("")
+        rows.append("Problems:")
+        rows += [f"  line {p.line}:{p.column}: {p.code}: {p.message}" for p in report.problems]
+    return "\n".join(rows)

@@ -1,0 +1,90 @@
+"""`gops validate`: replay records and report every problem."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from gops_records.cli.app import EXIT_INVALID, EXIT_OK, EXIT_USAGE, app
+from gops_records.errors import GopsError
+from gops_records.notation import iter_games
+from gops_records.sources import find_files, read_text
+from gops_records.validate import GameReport, validate_game
+
+EncodingOption = Annotated[str, typer.Option(
+    "--encoding", help="Text encoding of the files (utf-8 with or without BOM by default; "
+    "e.g. latin-1).")]
+
+
+@app.command("validate")
+def validate(
+    paths: Annotated[list[Path], typer.Argument(help="Record files (.gops) or folders.",
+                                                show_default=False)],
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per game per line.")]
+    = False,
+    encoding: EncodingOption = "utf-8",
+) -> None:
+    """Check game records by replaying every game through the rules engine.
+
+    Prints each problem as FILE:LINE:COL: CODE: MESSAGE with the offending text. Exit
+    status: 0 when every game is valid, 1 when any is not, 2 for usage errors or
+    unreadable files.
+
+    Example:
+
+        gops validate club/2026-11-26.gops club/older/ --json
+    """
+    out = sys.stdout
+    games = invalid = files = 0
+    unreadable = False
+    try:
+        found = list(find_files(paths))
+    except GopsError as exc:
+        print(f"gops: error: {exc}", file=sys.stderr)
+        raise typer.Exit(EXIT_USAGE) from None
+    for path in found:
+        try:
+            text = read_text(path, encoding)
+        except GopsError as exc:
+            print(f"gops: error: {exc}", file=sys.stderr)
+            unreadable = True
+            continue
+        files += 1
+        lines = text.splitlines()
+        chunk: list[str] = []
+        for number, record in enumerate(iter_games(text), start=1):
+            report = validate_game(record)
+            games += 1
+            invalid += not report.valid
+            if as_json:
+                chunk.append(json.dumps(report.as_json(str(path), number), ensure_ascii=False))
+            else:
+                chunk.extend(_describe(path, report, lines))
+            if len(chunk) >= 4096:
+                out.write("\n".join(chunk) + "\n")
+                chunk.clear()
+        if chunk:
+            out.write("\n".join(chunk) + "\n")
+    if not as_json:
+        noun = "file" if files == 1 else "files"
+        print(f"{games} games in {files} {noun}: {games - invalid} valid, {invalid} invalid",
+              file=sys.stderr if as_json else out)
+    if unreadable:
+        raise typer.Exit(EXIT_USAGE)
+    raise typer.Exit(EXIT_INVALID if invalid else EXIT_OK)
+
+
+def _describe(path: Path, report: GameReport, lines: list[str]) -> list[str]:
+    """Each problem as `file:line:col: code: message`, then the source line and a caret."""
+    shown = []
+    for p in report.problems:
+        shown.append(f"{path}:{p.line}:{p.column}: {p.code}: {p.message}")
+        if 1 <= p.line <= len(lines):
+            source = lines[p.line - 1].rstrip("\r")
+            shown.append("    " + source)
+            shown.append("    " + " " * (p.column - 1) + "^")
+    return shown

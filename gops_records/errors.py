@@ -1,0 +1,74 @@
+"""Typed exceptions shared by the engine, the notation and the store.
+
+Every exception that describes a problem in a game record carries a stable ``code``
+(the same string the validator reports), so callers can branch on it without parsing
+messages.
+"""
+
+from __future__ import annotations
+
+
+class GopsError(Exception):
+    """Base class of every error raised by gops_records."""
+
+    code = "error"
+
+
+class RuleError(GopsError, ValueError):
+    """A rule profile that cannot be played (e.g. 14 cards or 5 players)."""
+
+    code = "rule"
+
+
+class IllegalRound(GopsError, ValueError):
+    """A round that the rules forbid; ``seat`` is the bidder's index or None for the prize."""
+
+    code = "illegal-round"
+
+    def __init__(self, message: str, *, seat: int | None = None, card: int | None = None):
+        super().__init__(message)
+        self.message = message
+        self.seat = seat
+        self.card = card
+
+
+class UnknownCard(IllegalRound):
+    """A card whose rank is outside 1..N for the game's deck size."""
+
+    code = "unknown-card"
+
+
+class CardNotInHand(IllegalRound):
+    """A bid with a card the player has already spent."""
+
+    code = "card-not-in-hand"
+
+
+class PrizeRepeated(IllegalRound):
+    """A prize card that was already revealed earlier in the game."""
+
+    code = "prize-repeated"
+
+
+class PrizeOrderBroken(IllegalRound):
+    """A prize that breaks a fixed (ascending or descending) prize order."""
+
+    code = "prize-order"
+
+
+class WrongBidCount(IllegalRound):
+    """A round with more or fewer bids than there are players."""
+
+    code = "bid-count"
+
+
+class GameOver(IllegalRound):
+    """A round played after all N rounds are done."""
+
+    code = "too-many-rounds"
+
+
+class DecodeError(GopsError, ValueError):
+    """A file whose bytes are not text in the expected encoding."""
+
+    code = "encoding"

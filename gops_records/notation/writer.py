@@ -1,0 +1,58 @@
+"""Writes games as canonical .gops text.
+
+Canonical means: known tags in a fixed order (Event, Site, Date, Round, Match, A..D,
+TieRule, Cards, PrizeOrder, Result), then other tags in their original order; one
+numbered round per line with every suit written (D, who bids from a second pack, keeps
+the suit the record gave, if any); comments in braces after their round; then the
+terminator on a line of its own and a blank line between games.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from gops_records.cards import Seat, Suit, card_text
+from gops_records.notation.model import KNOWN_TAGS, CardToken, GameRecord
+
+
+def escape(value: str) -> str:
+    """A tag value as written between quotes (newlines become spaces)."""
+    value = value.replace("\r", " ").replace("\n", " ")
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def format_result(result: tuple[int, ...] | None) -> str:
+    return "*" if result is None else "-".join(str(x) for x in result)
+
+
+def _card(card: CardToken, suit: Suit | None) -> str:
+    return card_text(card.rank, suit if suit is not None else card.suit)
+
+
+def _comment(text: str) -> str:
+    return "{" + text.replace("}", ")").replace("{", "(") + "}"
+
+
+def write_game(game: GameRecord) -> str:
+    """One game as canonical text, ending in a newline."""
+    lines = []
+    ordered = [t for t in KNOWN_TAGS if t in game.tags]
+    ordered += [t for t in game.tags if t not in KNOWN_TAGS]
+    lines += [f'[{name} "{escape(game.tags[name])}"]' for name in ordered]
+    if ordered:
+        lines.append("")
+    for number, rnd in enumerate(game.rounds, start=1):
+        cards = [_card(rnd.prize, Suit.DIAMONDS)]
+        cards += [_card(bid, Seat.at(seat).suit if seat < 4 else None)
+                  for seat, bid in enumerate(rnd.bids)]
+        line = f"{number}. " + " ".join(cards)
+        if rnd.comment:
+            line += " " + _comment(rnd.comment)
+        lines.append(line)
+    lines.append(format_result(game.result))
+    return "\n".join(lines) + "\n"
+
+
+def write_games(games: Iterable[GameRecord]) -> str:
+    """Several games as one canonical file."""
+    return "\n".join(write_game(g) for g in games)

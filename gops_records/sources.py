@@ -1,0 +1,63 @@
+"""Finding record files and reading them as text.
+
+Files may start with a UTF-8 byte order mark and use CRLF line ends (both are fine:
+the lexer treats CR as whitespace, so raw record text stays exactly as written).
+Other encodings are read with an explicit ``encoding`` such as ``latin-1``.
+"""
+
+from __future__ import annotations
+
+import codecs
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from gops_records.errors import DecodeError, GopsError
+
+RECORD_SUFFIXES = (".gops",)
+
+
+class SourceError(GopsError, OSError):
+    """A path that cannot be read (missing, a directory without records, no permission)."""
+
+    code = "source"
+
+
+def decode(data: bytes, encoding: str = "utf-8", name: str = "<bytes>") -> str:
+    """Bytes to text; a UTF-8 BOM is dropped. Raises DecodeError naming the line at fault."""
+    try:
+        codecs.lookup(encoding)
+    except LookupError as exc:
+        raise DecodeError(f"unknown encoding {encoding!r}") from exc
+    if encoding.lower().replace("_", "-") in ("utf-8", "utf8") and data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8):]
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise DecodeError(
+            f"{name}: line {line}: bytes are not valid {encoding} "
+            f"({data[exc.start:exc.start + 4]!r}); if the file was saved in another "
+            "encoding, pass it, e.g. --encoding latin-1") from exc
+
+
+def read_text(path: str | Path, encoding: str = "utf-8") -> str:
+    """A record file's text (see :func:`decode`)."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise SourceError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    return decode(data, encoding, str(path))
+
+
+def find_files(paths: Iterable[str | Path],
+               suffixes: tuple[str, ...] = RECORD_SUFFIXES) -> Iterator[Path]:
+    """Files named directly, and files with a matching suffix found under folders, sorted."""
+    for given in paths:
+        path = Path(given)
+        if path.is_dir():
+            yield from sorted(p for p in path.rglob("*")
+                              if p.is_file() and p.suffix.lower() in suffixes)
+        elif path.exists():
+            yield path
+        else:
+            raise SourceError(f"{given}: no such file or folder")
