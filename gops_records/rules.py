@@ -64,8 +64,15 @@ class RuleProfile:
             raise RuleError(f"cards per suit must be 1..{MAX_RANK}, not {self.cards}")
         if not 2 <= self.players <= MAX_PLAYERS:
             raise RuleError(f"players must be 2..{MAX_PLAYERS}, not {self.players}")
-        object.__setattr__(self, "tie_rule", TieRule(self.tie_rule))
-        object.__setattr__(self, "prize_order", PrizeOrder(self.prize_order))
+        try:
+            object.__setattr__(self, "tie_rule", TieRule(self.tie_rule))
+        except ValueError:
+            raise RuleError(f"tie rule must be carry or discard, not {self.tie_rule!r}") from None
+        try:
+            object.__setattr__(self, "prize_order", PrizeOrder(self.prize_order))
+        except ValueError:
+            raise RuleError("prize order must be shuffled, ascending or descending, "
+                            f"not {self.prize_order!r}") from None
 
     @property
     def total_points(self) -> int:

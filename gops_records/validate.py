@@ -39,8 +39,12 @@ class GameReport:
 
     @property
     def finished(self) -> bool:
-        """All N rounds are written (and, for a valid game, were played)."""
-        return len(self.record.rounds) == self.profile.cards
+        """All N rounds are written (and, for a valid game, were played).
+
+        A record with more than N rounds is finished too: its extra rounds are
+        ``too-many-rounds`` problems, the N rounds before them were played.
+        """
+        return len(self.record.rounds) >= self.profile.cards
 
     @property
     def players(self) -> list[str]:
@@ -183,6 +187,8 @@ def _result_problems(record: GameRecord, game: Game, profile: RuleProfile,
                      clean: bool) -> list[Problem]:
     """Problems with the written result (terminator and Result tag)."""
     found: list[Problem] = []
+    if len(record.rounds) > profile.cards:
+        return found  # too-many-rounds is already reported; the result means nothing
     finished = len(record.rounds) == profile.cards
     tag_text = record.tags.get("Result", "*").strip()
     tag_result = (tuple(int(x) for x in tag_text.split("-")) if _RESULT.match(tag_text)

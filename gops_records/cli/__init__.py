@@ -3,7 +3,11 @@
 Each command lives in its own module and registers itself on :data:`app`.
 """
 
-from gops_records.cli import replay_cmd, validate_cmd  # noqa: F401  (registers commands)
+from gops_records.cli import (  # noqa: F401  (each module registers its commands)
+    import_cmd,
+    replay_cmd,
+    validate_cmd,
+)
 from gops_records.cli.app import app
 
 

@@ -1,0 +1,75 @@
+"""`gops import`: load records into DuckDB, quarantining bad ones."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+
+from gops_records.cli.app import EXIT_INVALID, EXIT_OK, app, fail_on
+from gops_records.cli.options import DbOption
+from gops_records.cli.validate_cmd import EncodingOption
+from gops_records.errors import GopsError
+from gops_records.importer import IMPORT_SUFFIXES, ImportSummary, import_paths
+from gops_records.sources import find_files
+from gops_records.store.db import resolve_db
+
+
+@app.command("import")
+def import_(
+    paths: Annotated[list[Path], typer.Argument(
+        help="Files or folders: .gops records, .csv / .jsonl round logs.", show_default=False)],
+    db: DbOption = None,
+    strict: Annotated[bool, typer.Option(
+        "--strict", help="Exit 1 if any record was rejected.")] = False,
+    encoding: EncodingOption = "utf-8",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Import game records into the database: valid games are stored, bad ones quarantined.
+
+    Idempotent: importing the same records again adds nothing and reports them as
+    duplicates. The import is one transaction, so an interrupted import changes nothing.
+    Exit status 0 when the import succeeded (1 with --strict if anything was rejected),
+    2 for usage errors, a missing path or a database locked by another program.
+
+    Example:
+
+        gops import club/2026-11-26.gops logs/ --db club.duckdb
+    """
+    try:
+        total = sum(p.stat().st_size for p in find_files(paths, IMPORT_SUFFIXES))
+        console = Console(stderr=True)
+        show = not quiet and console.is_terminal
+        with Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
+                      TimeRemainingColumn(), console=console, disable=not show,
+                      transient=True) as bar:
+            task = bar.add_task("importing", total=total or None)
+            summary = import_paths(
+                paths, db, encoding=encoding,
+                progress=lambda n, name: bar.update(task, advance=n,
+                                                    description=Path(name).name))
+    except GopsError as exc:
+        fail_on(exc)
+    if as_json:
+        typer.echo(json.dumps({"db": str(resolve_db(db)), **summary.as_dict()}))
+    else:
+        typer.echo(describe_summary(summary, resolve_db(db)))
+    for note in summary.notes:
+        print(f"gops: note: {note}", file=sys.stderr)
+    raise typer.Exit(EXIT_INVALID if strict and summary.games_rejected else EXIT_OK)
+
+
+def describe_summary(s: ImportSummary, db: Path) -> str:
+    """The human summary printed after an import."""
+    rejected = f"{s.games_rejected} rejected"
+    if s.games_rejected:
+        rejected += f" ({s.rejects_new} newly quarantined, {s.rejects_duplicate} already kept)"
+    return (f"import {s.import_id} into {db}: {s.files} files, {s.games_seen} games seen: "
+            f"{s.games_new} new, {s.games_duplicate} duplicate, {rejected}; "
+            f"{s.seconds:.2f} s, {s.games_per_second:,.0f} games/s")

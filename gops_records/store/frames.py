@@ -1,0 +1,151 @@
+"""Replayed games as columnar batches (polars frames shaped like the DuckDB tables).
+
+This is the exact path: one :class:`GameReport` at a time, in Python. It is used for
+everything the vectorised fast path does not take (round logs, unusual layouts, games
+with problems) and as the reference the fast path is tested against.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+import polars as pl
+
+from gops_records.cards import Seat
+from gops_records.notation.model import GameRecord, Problem
+from gops_records.notation.writer import format_result
+from gops_records.validate import GameReport
+
+TAGS_DTYPE = pl.List(pl.Struct({"key": pl.String, "value": pl.String}))
+ERRORS_DTYPE = pl.List(pl.Struct({"code": pl.String, "message": pl.String, "line": pl.Int32,
+                                  "column": pl.Int32, "round": pl.Int32}))
+
+GAMES_SCHEMA = {
+    "game_id": pl.String, "source": pl.String, "source_game": pl.Int32,
+    "source_line": pl.Int32, "event": pl.String, "site": pl.String, "date_text": pl.String,
+    "round": pl.String, "match": pl.String, "tie_rule": pl.String, "cards": pl.Int8,
+    "prize_order": pl.String, "n_players": pl.Int8, "finished": pl.Boolean,
+    "rounds_played": pl.Int8, "unclaimed": pl.Int16, "result": pl.String,
+    "winner": pl.String, "tags": TAGS_DTYPE,
+}
+PLAYERS_SCHEMA = {"game_id": pl.String, "seat": pl.String, "player": pl.String,
+                  "score": pl.Int16, "outcome": pl.String}
+ROUNDS_SCHEMA = {"game_id": pl.String, "round_no": pl.Int8, "prize": pl.Int8,
+                 "pool_cards": pl.List(pl.Int8), "pool_value": pl.Int16,
+                 "carried_in": pl.Int16, "tie": pl.Boolean, "winner_seat": pl.String,
+                 "comment": pl.String}
+BIDS_SCHEMA = {"game_id": pl.String, "round_no": pl.Int8, "seat": pl.String,
+               "player": pl.String, "bid": pl.Int8, "won": pl.Boolean}
+REJECTS_SCHEMA = {"reject_id": pl.String, "source": pl.String, "source_game": pl.Int32,
+                  "source_line": pl.Int32, "raw_text": pl.String, "errors": ERRORS_DTYPE}
+
+
+def game_key(record: GameRecord) -> str:
+    """The text a game's identity is computed from: its tags, cards and written result.
+
+    Comments, layout, suits and the file it came from do not count, so the same game
+    written twice gets the same id. Tags are sorted by name, rounds are ranks.
+    """
+    tags = "\x1f".join(f"{k}={v}" for k, v in sorted(record.tags.items()))
+    rounds = ";".join(",".join(str(c.rank) for c in (r.prize, *r.bids)) for r in record.rounds)
+    return f"{tags}\x1e{rounds}\x1e{format_result(record.result)}"
+
+
+def content_id(text: str) -> str:
+    """A stable 16-hex-digit id (the first half of the MD5 of ``text``)."""
+    return hashlib.md5(text.encode("utf-8")).hexdigest()[:16]
+
+
+def outcome_of(scores: tuple[int, ...], seat: int) -> str:
+    """'win' for the single top score, 'draw' for a shared top score, else 'loss'."""
+    top = max(scores)
+    if scores[seat] < top:
+        return "loss"
+    return "win" if scores.count(top) == 1 else "draw"
+
+
+@dataclass
+class Batch:
+    """Rows for each table, built game by game, turned into frames by :meth:`frames`."""
+
+    games: dict[str, list] = field(default_factory=lambda: {c: [] for c in GAMES_SCHEMA})
+    players: dict[str, list] = field(default_factory=lambda: {c: [] for c in PLAYERS_SCHEMA})
+    rounds: dict[str, list] = field(default_factory=lambda: {c: [] for c in ROUNDS_SCHEMA})
+    bids: dict[str, list] = field(default_factory=lambda: {c: [] for c in BIDS_SCHEMA})
+    rejects: dict[str, list] = field(default_factory=lambda: {c: [] for c in REJECTS_SCHEMA})
+
+    def __len__(self) -> int:
+        return len(self.games["game_id"]) + len(self.rejects["reject_id"])
+
+    def add_game(self, report: GameReport, source: str, source_game: int) -> None:
+        rec, out = report.record, report.outcome
+        gid = content_id(game_key(rec))
+        tags = rec.tags
+        g = self.games
+        for col, value in (
+            ("game_id", gid), ("source", source), ("source_game", source_game),
+            ("source_line", rec.line), ("event", tags.get("Event")),
+            ("site", tags.get("Site")), ("date_text", tags.get("Date")),
+            ("round", tags.get("Round")), ("match", tags.get("Match")),
+            ("tie_rule", report.profile.tie_rule.value), ("cards", report.profile.cards),
+            ("prize_order", report.profile.prize_order.value),
+            ("n_players", report.profile.players), ("finished", report.finished),
+            ("rounds_played", len(report.rounds)), ("unclaimed", report.unclaimed),
+            ("result", format_result(out.scores) if report.finished else None),
+            ("winner", report.winner),
+            ("tags", [{"key": k, "value": v} for k, v in tags.items()]),
+        ):
+            g[col].append(value)
+        names = report.players
+        seats = [Seat.at(i).value for i in range(len(names))]
+        p = self.players
+        for i, name in enumerate(names):
+            p["game_id"].append(gid)
+            p["seat"].append(seats[i])
+            p["player"].append(name)
+            p["score"].append(out.scores[i])
+            p["outcome"].append(outcome_of(out.scores, i) if report.finished else None)
+        r, b = self.rounds, self.bids
+        for rnd, rec_round in zip(report.rounds, rec.rounds, strict=True):
+            win = None if rnd.winner is None else seats[rnd.winner]
+            r["game_id"].append(gid)
+            r["round_no"].append(rnd.round_no)
+            r["prize"].append(rnd.prize)
+            r["pool_cards"].append(list(rnd.pool_cards))
+            r["pool_value"].append(rnd.pool_value)
+            r["carried_in"].append(rnd.carried_in)
+            r["tie"].append(rnd.winner is None)
+            r["winner_seat"].append(win)
+            r["comment"].append(rec_round.comment)
+            for i, bid in enumerate(rnd.bids):
+                b["game_id"].append(gid)
+                b["round_no"].append(rnd.round_no)
+                b["seat"].append(seats[i])
+                b["player"].append(names[i])
+                b["bid"].append(bid)
+                b["won"].append(rnd.winner == i)
+
+    def add_reject(self, raw_text: str, problems: list[Problem] | tuple[Problem, ...],
+                   source: str, source_game: int | None, source_line: int | None) -> None:
+        j = self.rejects
+        j["reject_id"].append(content_id(raw_text))
+        j["source"].append(source)
+        j["source_game"].append(source_game)
+        j["source_line"].append(source_line)
+        j["raw_text"].append(raw_text)
+        j["errors"].append([p.as_dict() for p in problems])
+
+    def frames(self) -> dict[str, pl.DataFrame]:
+        """One frame per table (games, game_players, rounds, bids, rejects)."""
+        return {
+            "games": pl.DataFrame(self.games, schema=GAMES_SCHEMA),
+            "game_players": pl.DataFrame(self.players, schema=PLAYERS_SCHEMA),
+            "rounds": pl.DataFrame(self.rounds, schema=ROUNDS_SCHEMA),
+            "bids": pl.DataFrame(self.bids, schema=BIDS_SCHEMA),
+            "rejects": pl.DataFrame(self.rejects, schema=REJECTS_SCHEMA),
+        }
+
+
+def empty_frames() -> dict[str, pl.DataFrame]:
+    return Batch().frames()
