@@ -36,7 +36,8 @@ _BOUNDARY = r"(?=[\s{};\[]|\Z)"
 _TOKEN = re.compile(
     r"""
       (?P<ws>[\s\ufeff]+)
-    | (?P<tag>\[[ \t]*(?P<tname>[A-Za-z][A-Za-z0-9_]*)[ \t]+"(?P<tval>(?:[^"\\\n]|\\.)*)"[ \t]*\])
+    | (?P<tag>\[[ \t]*(?P<tname>[A-Za-z][A-Za-z0-9_]*)[ \t]+
+              "(?P<tval>(?:[^"\\\r\n]|\\[^\r\n])*)"[ \t]*\])
     | (?P<brace>\{(?P<btext>[^}]*)\})
     | (?P<semi>;(?P<stext>[^\n]*))
     | (?P<num>\d+)\.
@@ -116,7 +117,7 @@ class _GameBuilder:
         self.pending_comments = []
 
     def add_comment(self, text: str) -> None:
-        text = text.strip()
+        text = text.replace("\r\n", "\n").strip()  # the same comment, whatever the line ends
         if not text:
             return
         if self.pending or self.pending_number is not None:
