@@ -1,0 +1,111 @@
+"""`gops simulate`: club evenings played by bots, written as .gops records."""
+
+from __future__ import annotations
+
+import datetime as dt
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from gops_records.bots import BOTS
+from gops_records.cli.app import app, fail
+from gops_records.errors import GopsError
+from gops_records.rules import PrizeOrder, RuleProfile, TieRule
+from gops_records.simulate import DEFAULT_START, SimulationSummary, roster, write_simulation
+
+
+@app.command("simulate")
+def simulate(
+    games: Annotated[int, typer.Option("--games", "-n", min=0,
+                                       help="How many valid games to play.")] = 100,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed: the same seed and "
+                                      "options always give the same file.")] = 0,
+    players: Annotated[int, typer.Option("--players", min=2, max=4,
+                                         help="Players per game (2-4).")] = 2,
+    tie_rule: Annotated[TieRule, typer.Option("--tie-rule", help="What a tie does to "
+                                              "the pool.")] = TieRule.CARRY,
+    cards: Annotated[int, typer.Option("--cards", min=1, max=13,
+                                       help="Cards per suit (rounds per game).")] = 13,
+    prize_order: Annotated[PrizeOrder, typer.Option("--prize-order", help="Order of the "
+                                                    "prize pile.")] = PrizeOrder.SHUFFLED,
+    bots: Annotated[str | None, typer.Option(
+        "--bots", help="Comma-separated personalities to draw players from "
+        f"({', '.join(BOTS)}); default: all.", show_default=False)] = None,
+    broken: Annotated[int, typer.Option("--broken", min=0, help="Also mix in this many "
+                                        "records with a deliberate defect.")] = 0,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write here instead of "
+                                             "stdout.", show_default=False)] = None,
+    start: Annotated[str, typer.Option("--start", help="Date of the first evening "
+                                       "(YYYY-MM-DD).")] = DEFAULT_START.isoformat(),
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes "
+                                      "(the output does not depend on it).")] = 1,
+) -> None:
+    """Simulate club evenings between bots with distinct personalities and write .gops records.
+
+    Each named player always plays one personality (see docs/bots.md): random,
+    prize, prize-plus-one, saver, chaser, noisy. Games come in club evenings (Event,
+    Site, Date) of three-game matches (Match, Round). --broken mixes in records with a
+    known defect (a spent card, a repeated prize, a wrong result, ...) for the
+    quarantine. A summary goes to stderr.
+
+    Example:
+
+        gops simulate --games 500 --seed 7 --players 3 --out club.gops
+
+        gops simulate -n 2000 --seed 1 --bots prize,random --tie-rule discard
+    """
+    names = None
+    if bots is not None:
+        names = [b.strip() for b in bots.split(",") if b.strip()]
+        if not names:
+            fail("--bots needs at least one personality")
+        try:
+            roster(names)
+        except ValueError as exc:
+            fail(str(exc))
+    try:
+        first = dt.date.fromisoformat(start)
+    except ValueError:
+        fail(f"--start {start!r} is not a date like 2025-01-06")
+    if broken and cards < 3:
+        fail("broken records need games of at least 3 cards")
+    profile = RuleProfile(cards, players, tie_rule, prize_order)
+    try:
+        if out is None:
+            summary = write_simulation(sys.stdout, games, seed, profile, names, broken,
+                                       first, jobs)
+            sys.stdout.flush()
+        else:
+            with open(out, "w", encoding="utf-8", newline="\n") as fh:
+                summary = write_simulation(fh, games, seed, profile, names, broken, first,
+                                           jobs)
+    except OSError as exc:
+        fail(f"{out}: cannot write: {exc.strerror or exc}")
+    except GopsError as exc:
+        fail(str(exc))
+    print(describe(summary, profile, seed, out), file=sys.stderr)
+
+
+def describe(summary: SimulationSummary, profile: RuleProfile, seed: int,
+             out: Path | None) -> str:
+    """The summary `gops simulate` prints on stderr."""
+    what = f"{summary.games:,} games"
+    if summary.broken:
+        kinds = ", ".join(f"{k} {n}" for k, n in summary.defects.items())
+        what += f" + {summary.broken:,} broken ({kinds})"
+    rules = (f"{profile.players} players, {profile.cards} cards, tie rule "
+             f"{profile.tie_rule.value}, prizes {profile.prize_order.value}")
+    evenings = f"{summary.evenings:,} club evening" + ("" if summary.evenings == 1 else "s")
+    lines = [f"gops simulate: {what} in {evenings}; {rules}; "
+             f"seed {seed}",
+             f"  {summary.seconds:.2f} s ({summary.games_per_second:,.0f} games/s), "
+             f"written to {out if out is not None else 'stdout'}"]
+    by_kind: dict[str, list[str]] = {}
+    for name, personality in summary.players.items():
+        by_kind.setdefault(personality, []).append(name)
+    for personality in BOTS:
+        if personality in by_kind:
+            lines.append(f"  {personality}: {', '.join(by_kind[personality])}")
+    return "\n".join(lines)
