@@ -30,7 +30,14 @@ def _card(card: CardToken, suit: Suit | None) -> str:
 
 
 def _comment(text: str) -> str:
-    return "{" + text.replace("}", ")").replace("{", "(") + "}"
+    """A round's comment: in braces, or after ``;`` when it holds a ``}`` (a ``;`` comment
+    can), so the parser reads back the same text. Only a comment holding both a ``}`` and
+    a line break cannot be written as is: its ``}`` become ``)``."""
+    if "}" not in text:
+        return "{" + text + "}"
+    if "\n" not in text:
+        return "; " + text
+    return "{" + text.replace("}", ")") + "}"
 
 
 def write_game(game: GameRecord) -> str:
