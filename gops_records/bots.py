@@ -135,9 +135,8 @@ class PrizePlusOneBot(Bot):
 
 @dataclass(frozen=True, slots=True, repr=False)
 class SaverBot(Bot):
-    """Saves high cards for high prizes: throws its lowest card on the prizes in the bottom
-    third of those still to come, and on the others bids the card ranked among its hand as
-    the prize ranks among the prizes still to come."""
+    """Saves high cards for high prizes: throws its lowest card on the bottom third of the
+    prizes still to come, else bids the card ranked in its hand as the prize ranks there."""
 
     personality: ClassVar[Personality] = Personality.SAVER
 
@@ -145,7 +144,7 @@ class SaverBot(Bot):
         # the prize's rank (0-based) among this round's prize and the ones still to come
         rank = sum(1 for p in s.upcoming if p < s.prize)
         n_prizes = len(s.upcoming) + 1
-        if rank < n_prizes // 3:
+        if 3 * rank < n_prizes:  # the bottom third (5 of 13 prizes)
             return s.hand[0]
         n_cards = len(s.hand)
         if n_prizes != n_cards:  # never in a normal game: scale the rank to the hand

@@ -96,10 +96,11 @@ class Club:
     weekday: int
 
 
+#: The clubs, in weekday order: evenings take turns in this order, so dates never go back.
 CLUBS: tuple[Club, ...] = (
-    Club("Thursday Club", "De Gouden Leeuw, Utrecht", 3),
     Club("Gops Society", "The Eagle, Cambridge", 1),
     Club("Spieleabend Kreuzberg", "Café Kreuzberg, Berlin", 2),
+    Club("Thursday Club", "De Gouden Leeuw, Utrecht", 3),
 )
 
 #: Games per match: a match is three games between the same players (seats rotate), so it
