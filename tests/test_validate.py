@@ -1,0 +1,314 @@
+"""Validation by replay: every problem code with its exact line, column and round."""
+
+from __future__ import annotations
+
+import pytest
+
+from gops_records.notation import parse
+from gops_records.rules import PrizeOrder, TieRule
+from gops_records.validate import GameReport, profile_of, validate_game
+
+JSON_KEYS = {"source", "game", "line", "players", "valid", "finished", "rounds", "scores",
+             "unclaimed", "winner", "errors"}
+
+
+def check(text: str) -> GameReport:
+    (record,) = parse(text)
+    return validate_game(record)
+
+
+def where(report: GameReport) -> list[tuple[str, int, int, int | None]]:
+    return [(p.code, p.line, p.column, p.round) for p in report.problems]
+
+
+# -- valid games -----------------------------------------------------------------------
+
+
+def test_club_file_is_valid(data_dir):
+    reports = [validate_game(g) for g in parse((data_dir / "club.gops").read_text("utf-8"))]
+    assert [r.valid for r in reports] == [True] * 5
+    assert [r.outcome.scores for r in reports] == [(45, 46), (45, 46), (0, 0, 6), (13, 12),
+                                                   (43, 43)]
+    assert [r.winner for r in reports] == ["Bruno", "B", "Cy", None, None]
+    assert [r.unclaimed for r in reports] == [0, 0, 9, None, 5]
+    assert [r.finished for r in reports] == [True, True, True, False, True]
+    assert reports[2].profile.cards == 5 and reports[2].profile.players == 3
+    assert reports[2].profile.tie_rule is TieRule.DISCARD
+    assert reports[2].profile.prize_order is PrizeOrder.ASCENDING
+    assert reports[3].outcome.finished is False
+    assert reports[4].outcome.is_draw
+
+
+def test_as_json_has_exactly_the_contract_keys(data_dir):
+    records = parse((data_dir / "club.gops").read_text("utf-8"))
+    obj = validate_game(records[0]).as_json("club.gops", 1)
+    assert set(obj) == JSON_KEYS
+    assert obj == {"source": "club.gops", "game": 1, "line": 5, "players": ["Alice", "Bruno"],
+                   "valid": True, "finished": True, "rounds": 13, "scores": [45, 46],
+                   "unclaimed": 0, "winner": "Bruno", "errors": []}
+    unfinished = validate_game(records[3]).as_json("x", 4)
+    assert unfinished["unclaimed"] is None and unfinished["winner"] is None
+    assert unfinished["finished"] is False and unfinished["rounds"] == 3
+
+
+def test_unfinished_game_with_star_is_valid():
+    report = check("1. K♦ K♣ A♠\n2. Q♦ A♣ Q♠\n*")
+    assert report.valid and not report.finished
+    assert report.outcome.scores == (13, 12)
+    assert report.unclaimed is None and report.winner is None
+
+
+def test_profile_values_are_read_leniently():
+    (record,) = parse('[tierule " Discard "] [CARDS " 05 "] [PrizeOrder "DESCENDING"]\n*')
+    profile, problems = profile_of(record)
+    assert problems == []
+    assert (profile.cards, profile.tie_rule, profile.prize_order) == (5, "discard", "descending")
+
+
+@pytest.mark.parametrize("date", ["2026.11.26", "2026.??.??", "????.??.??", "2026.02.??",
+                                  "1999.12.31"])
+def test_good_dates(date):
+    assert check(f'[Date "{date}"]\n*').valid
+
+
+# -- every code, at its exact place ----------------------------------------------------
+
+
+def test_syntax_bad_token():
+    report = check("[A \"Ann\"]\n1. 8♦ 9♣ 9♠\n2. 5♦ 7x J♠ 3. K♦ K♣ Q♠\n*")
+    # 7x is skipped, so round 2 is 5♦ J♠: one bid short, and the J is A's bid in spades
+    assert where(report) == [("bid-count", 3, 1, 2), ("syntax", 3, 7, 2),
+                             ("wrong-suit", 3, 10, 2)]
+    assert report.problems[1].message == "'7x' is not a card, tag, round number or terminator"
+
+
+def test_syntax_missing_terminator_mid_file_and_at_end():
+    first, second = parse('[A "Ann"]\n1. 8 9 9\n[A "Bob"]\n1. 8 9 9\n')
+    assert where(validate_game(first)) == [("syntax", 3, 1, 1)]
+    assert where(validate_game(second)) == [("syntax", 4, 9, 1)]
+
+
+@pytest.mark.parametrize(
+    ("tag", "message"),
+    [
+        ('[TieRule "split"]', "TieRule 'split' is not carry or discard"),
+        ('[Cards "14"]', "Cards '14' is not a number of cards from 1 to 13"),
+        ('[Cards "0"]', "Cards '0' is not a number of cards from 1 to 13"),
+        ('[Cards "five"]', "Cards 'five' is not a number of cards from 1 to 13"),
+        ('[PrizeOrder "random"]',
+         "PrizeOrder 'random' is not shuffled, ascending or descending"),
+        ('[Date "26.11.2026"]',
+         "Date '26.11.2026' is not YYYY.MM.DD (write ?? for unknown parts)"),
+        ('[Date "2026.13.01"]',
+         "Date '2026.13.01' is not YYYY.MM.DD (write ?? for unknown parts)"),
+        ('[Date "2026.11.32"]',
+         "Date '2026.11.32' is not YYYY.MM.DD (write ?? for unknown parts)"),
+        ('[Date "2026-11-26"]',
+         "Date '2026-11-26' is not YYYY.MM.DD (write ?? for unknown parts)"),
+        ('[Result "44:24"]', "Result '44:24' is not points like 44-24, or *"),
+    ],
+)
+def test_tag_value(tag, message):
+    report = check(f'[Event "E"]\n  {tag}\n*')
+    assert where(report) == [("tag-value", 2, 3, None)]
+    assert report.problems[0].message == message
+
+
+def test_unreadable_tag_values_fall_back_to_the_defaults():
+    report = check('[TieRule "split"] [Cards "x"] [PrizeOrder "up"]\n1. 8 9 9 *')
+    assert report.profile.tie_rule is TieRule.CARRY
+    assert report.profile.cards == 13 and report.profile.prize_order is PrizeOrder.SHUFFLED
+    assert [p.code for p in report.problems] == ["tag-value"] * 3
+    assert report.outcome.scores == (0, 0)  # the replay went on: round 1 tied and carried
+
+
+def test_unknown_card():
+    report = check('[Cards "5"]\n1. K♦ 2♣ 3♠\n2. 2♦ 6♣ 2♠\n*')
+    assert where(report) == [("unknown-card", 2, 4, 1), ("unknown-card", 3, 7, 2)]
+    assert [p.message for p in report.problems] == ["prize K is not in a 5-card suit",
+                                                    "A bids 6, which is not in a 5-card suit"]
+
+
+def test_wrong_suit_for_every_seat_but_d():
+    report = check('[C "Cy"] [D "Dee"]\n1. 2♠ 3♥ 3♣ 3♦ 4♠\n2. 2d 3c 3s 3h 4h\n*')
+    assert where(report) == [("wrong-suit", 2, 4, 1), ("wrong-suit", 2, 7, 1),
+                             ("wrong-suit", 2, 10, 1), ("wrong-suit", 2, 13, 1)]
+    assert [p.message for p in report.problems] == [
+        "prize 2 is written as spades; prizes are diamonds",
+        "A bids with clubs, but 3 is written as hearts",
+        "B bids with spades, but 3 is written as clubs",
+        "C bids with hearts, but 3 is written as diamonds",
+    ]
+
+
+def test_card_not_in_hand():
+    report = check('[Cards "3"]\n1. 2 3 A\n2. 3 3 A\n3. A 2 2\n*')
+    assert where(report) == [("card-not-in-hand", 3, 6, 2), ("card-not-in-hand", 3, 8, 2)]
+    assert [p.message for p in report.problems] == ["A bids 3, already spent earlier",
+                                                    "B bids A, already spent earlier"]
+
+
+def test_prize_repeated():
+    report = check("1. 8♦ 9♣ 9♠\n2. 5♦ 7♣ J♠\n3. 8♦ K♣ Q♠\n*")
+    assert where(report) == [("prize-repeated", 3, 4, 3)]
+    assert report.problems[0].message == "prize 8 was already revealed"
+
+
+@pytest.mark.parametrize(
+    ("order", "rounds", "expected", "message"),
+    [
+        ("ascending", "1. A A 2\n2. 3 2 A\n3. 2 3 3", [("prize-order", 3, 4, 2)],
+         "prize order is ascending: round 2 reveals 2, not 3"),
+        ("descending", "1. 3 A 2\n2. 2 2 A\n3. 2 3 3\n4. A 3 3",
+         [("prize-repeated", 4, 4, 3)], "prize 2 was already revealed"),
+        ("descending", "1. 3 A 2\n2. A 2 A", [("prize-order", 3, 4, 2)],
+         "prize order is descending: round 2 reveals 2, not A"),
+    ],
+)
+def test_prize_order(order, rounds, expected, message):
+    report = check(f'[Cards "3"] [PrizeOrder "{order}"]\n{rounds}\n*')
+    assert where(report)[:1] == expected
+    assert report.problems[0].message == message
+
+
+def test_prize_order_descending_report_position_and_skip():
+    report = check('[Cards "3"] [PrizeOrder "descending"]\n1. 3 A 2\n2. A 2 A\n3. 2 3 3\n*')
+    # round 2 (prize A) breaks the order and is skipped; round 3's 2 breaks it too,
+    # because after a skipped round the fixed order still counts rounds as written
+    assert where(report) == [("prize-order", 3, 4, 2), ("prize-order", 4, 4, 3)]
+
+
+def test_too_many_rounds_is_reported_once_at_the_first_extra_round():
+    report = check('[Cards "2"] [Result "2-1"]\n1. A A 2 2. 2 2 A 3. A A 2 4. 2 2 A\n2-1')
+    assert where(report) == [("too-many-rounds", 2, 19, 3)]
+    assert report.problems[0].message == "the game has 4 rounds; a 2-card game has 2"
+    # the first N rounds were played: the game is finished, and the extra rounds do not
+    # make the written result look "incomplete"
+    assert report.finished and report.outcome.scores == (2, 1) and report.unclaimed == 0
+
+
+def test_incomplete_result_on_terminator_and_tag():
+    report = check('[Event "E"]\n[Result "1-0"]\n1. A A 2\n1-0')
+    assert where(report) == [("incomplete", 2, 1, None), ("incomplete", 4, 1, None)]
+    assert [p.message for p in report.problems] == [
+        "the game has 1 of 13 rounds, so its Result tag must be *, not 1-0",
+        "the game has 1 of 13 rounds, so its result must be *, not 1-0",
+    ]
+    assert report.unclaimed is None and report.winner is None
+
+
+def test_result_mismatch_terminator():
+    report = check('[Cards "2"]\n1. 2 2 A 2. A A 2\n1-2')
+    assert where(report) == [("result-mismatch", 3, 1, None)]
+    assert report.problems[0].message == "result 1-2 differs from the replayed points 2-1"
+
+
+def test_result_mismatch_tag_and_terminator_disagree():
+    report = check('[Cards "2"] [Result "2-1"]\n1. 2 2 A 2. A A 2\n1-2')
+    assert where(report) == [("result-mismatch", 3, 1, None)] * 2
+    assert [p.message for p in report.problems] == [
+        "result 1-2 differs from the replayed points 2-1",
+        "Result tag 2-1 and terminator 1-2 disagree",
+    ]
+
+
+def test_result_mismatch_tag():
+    report = check('[Cards "2"]\n  [Result "0-3"]\n1. 2 2 A 2. A A 2\n*')
+    assert where(report) == [("result-mismatch", 2, 3, None)]
+    assert report.problems[0].message == "Result tag 0-3 differs from the replayed points 2-1"
+
+
+def test_result_mismatch_number_of_scores():
+    report = check('[Cards "2"]\n1. 2 2 A 2. A A 2\n2-1-0')
+    assert where(report) == [("result-mismatch", 3, 1, None)]
+    assert report.problems[0].message == "result 2-1-0 has 3 scores; the game has 2 players"
+
+
+def test_result_is_not_compared_after_an_illegal_round():
+    # round 2 is illegal and skipped, so the replayed points mean nothing: no mismatch
+    report = check('[Cards "2"]\n1. 2 2 A 2. A A A\n9-9')
+    assert [p.code for p in report.problems] == ["card-not-in-hand"]
+
+
+def test_bid_count():
+    report = check('[Cards "3"]\n1. 2 3 2. A A 2 3. 3 2\n*')
+    assert where(report) == [("bid-count", 2, 1, 1), ("bid-count", 2, 17, 3)]
+    assert [p.message for p in report.problems] == ["round 1 has 1 bid; 2 players need 2",
+                                                    "round 3 has 1 bid; 2 players need 2"]
+
+
+def test_bid_count_of_a_last_unnumbered_round_points_at_its_prize():
+    report = check("8 9 9 5 7 *")
+    assert where(report) == [("bid-count", 1, 7, 2)]
+
+
+def test_round_number():
+    report = check("1. 8 9 9\n3. 5 7 J\n*")
+    assert where(report) == [("round-number", 2, 1, 2)]
+
+
+# -- many problems, many games ---------------------------------------------------------
+
+
+def test_several_problems_in_one_game_are_all_reported_in_order():
+    text = """\
+[Cards "5"]
+[TieRule "sometimes"]
+[Date "yesterday"]
+1. 3♦ 5♣ 4♠
+2. 3♦ 5♣ 6♠ {prize again, A's 5 again, B's 6 is no card of a 5-card suit}
+3. 2♥ 4♣ 3♠
+4. 1♦ 2♣ 2♠
+5. A♦ A♣ A♠ 6. 4♦ 3♣ 5♠
+3-2
+"""
+    report = check(text)
+    assert where(report) == [
+        ("tag-value", 2, 1, None),
+        ("tag-value", 3, 1, None),
+        ("prize-repeated", 5, 4, 2),
+        ("card-not-in-hand", 5, 7, 2),
+        ("unknown-card", 5, 10, 2),
+        ("wrong-suit", 6, 4, 3),
+        ("bid-count", 7, 1, 4),  # 1♦ is no card, so round 4 is 2♣ 2♠ ...
+        ("syntax", 7, 4, 4),
+        ("wrong-suit", 7, 7, 4),  # ... a prize in clubs
+        ("wrong-suit", 7, 10, 4),  # ... and A bidding in spades
+        ("too-many-rounds", 8, 13, 6),
+    ]
+    assert not report.valid
+
+
+def test_illegal_round_is_skipped_and_the_replay_goes_on():
+    report = check('[Cards "3"]\n1. 2 3 A\n2. 2 A 2\n3. 3 A 2\n4. A 2 3\n*')
+    # round 2 repeats the prize 2 and is skipped; rounds 3 and 4 still play, and since
+    # round 2's cards were never spent, B's 2 in round 3 is legal
+    assert where(report) == [("prize-repeated", 3, 4, 2), ("too-many-rounds", 5, 1, 4)]
+    assert [(r.round_no, r.prize, r.bids) for r in report.rounds] == [(1, 2, (3, 1)),
+                                                                       (3, 3, (1, 2))]
+    assert report.outcome.scores == (2, 3)
+
+
+def test_one_bad_game_does_not_stop_the_file(data_dir):
+    records = parse((data_dir / "broken.gops").read_text("utf-8"))
+    reports = [validate_game(r) for r in records]
+    assert [r.valid for r in reports] == [True, False, True]
+    assert [r.players for r in reports] == [["Piet", "Quinn"], ["Rosa", "Sam"], ["Tess", "Uma"]]
+    assert where(reports[1]) == [("prize-repeated", 11, 4, 2), ("card-not-in-hand", 11, 7, 2),
+                                 ("wrong-suit", 11, 10, 2)]
+    assert reports[2].outcome.scores == (3, 2) and reports[2].unclaimed == 1
+    assert reports[2].winner == "Tess"
+
+
+def test_truncated_file(data_dir):
+    (record,) = parse((data_dir / "truncated.gops").read_text("utf-8"))
+    report = validate_game(record)
+    assert where(report) == [("bid-count", 7, 1, 3), ("syntax", 7, 9, 3)]
+    assert not report.finished and report.outcome.scores == (0, 13)
+
+
+def test_problems_as_dict():
+    report = check("1. 8 9 9 2. 8 7 J *")
+    assert [p.as_dict() for p in report.problems] == [
+        {"code": "prize-repeated", "message": "prize 8 was already revealed", "line": 1,
+         "column": 13, "round": 2}]
