@@ -265,3 +265,20 @@ def test_prize_bot_beats_random_by_the_known_margin():
         diffs.append(game.scores[0] - game.scores[1])
     assert statistics.mean(diffs) == pytest.approx((13**2 - 1) / 6, abs=1.5)
     assert 13 < statistics.stdev(diffs) < 18
+
+
+def test_bundled_samples_are_what_make_samples_builds_and_validate():
+    from pipelines import make_samples
+
+    files, broken = make_samples.build()
+    folder = make_samples.SAMPLES
+    for name, text in files.items():
+        assert (folder / name).read_text(encoding="utf-8") == text, (
+            f"{name} is stale: run python -m pipelines.make_samples")
+    assert make_samples.check(folder, broken) == []
+    assert 10 <= len(broken) <= 15 and len({b.defect for b in broken}) == len(Defect)
+    players = {len(g.players) for name in files if name != make_samples.BROKEN_FILE
+               for g in parse(files[name])}
+    rules = {g.tags["TieRule"] for name in files for g in parse(files[name])}
+    assert players == {2, 3} and rules == {"carry", "discard"}
+    assert 200 <= sum(e.games for e in make_samples.EVENINGS) <= 500
