@@ -42,14 +42,16 @@ REJECTS_SCHEMA = {"reject_id": pl.String, "source": pl.String, "source_game": pl
 
 
 def game_key(record: GameRecord) -> str:
-    """The text a game's identity is computed from: its tags, cards and written result.
+    """The text a game's identity is computed from: its tags (but Result) and its cards.
 
-    Comments, layout, suits and the file it came from do not count, so the same game
-    written twice gets the same id. Tags are sorted by name, rounds are ranks.
+    Comments, layout, suits, the written result and the file it came from do not count,
+    so the same game written twice gets the same id: with or without a result (in a
+    valid game it can only repeat the replayed points), in a .gops record or a round log
+    (which has no result). Tags are sorted by name, rounds are ranks.
     """
-    tags = "\x1f".join(f"{k}={v}" for k, v in sorted(record.tags.items()))
+    tags = "\x1f".join(f"{k}={v}" for k, v in sorted(record.tags.items()) if k != "Result")
     rounds = ";".join(",".join(str(c.rank) for c in (r.prize, *r.bids)) for r in record.rounds)
-    return f"{tags}\x1e{rounds}\x1e{format_result(record.result)}"
+    return f"{tags}\x1e{rounds}"
 
 
 def content_id(text: str) -> str:

@@ -1,0 +1,48 @@
+"""game_id is a content key: what a game says, not how or where it was written."""
+
+from __future__ import annotations
+
+from gops_records.notation import iter_games
+from gops_records.store.frames import content_id, game_key
+
+GAME = """[Event "Club"]
+[A "Ann"]
+[B "Bob"]
+[Cards "3"]
+[Result "2-4"]
+
+1. 2D 3C AS
+2. 3D AC 2S
+3. AD 2C 3S
+2-4
+"""
+
+
+def _id(text: str) -> str:
+    (record,) = list(iter_games(text))
+    return content_id(game_key(record))
+
+
+def test_layout_comments_suits_and_tag_order_do_not_change_the_id() -> None:
+    other = ('[B "Bob"] [Cards "3"] [A "Ann"] [Event "Club"] [Result "2-4"]\n'
+             "2 3 a {note} 3 A 2 ; more\nA 2 3 2-4\n")
+    assert _id(other) == _id(GAME)
+
+
+def test_the_written_result_does_not_change_the_id() -> None:
+    # a valid game's result can only repeat the replayed points, so it is not identity:
+    # the same game from a round log (no result) or with '*' gets the same id
+    assert _id(GAME.replace("2-4\n", "*\n")) == _id(GAME)
+    assert _id(GAME.replace('[Result "2-4"]\n', "")) == _id(GAME)
+
+
+def test_any_other_tag_or_card_changes_the_id() -> None:
+    assert _id(GAME.replace("Club", "Club 2")) != _id(GAME)
+    assert _id(GAME.replace("[Cards", '[Round "2"]\n[Cards')) != _id(GAME)
+    swapped = GAME.replace("1. 2D 3C AS\n2. 3D AC 2S", "1. 3D AC 2S\n2. 2D 3C AS")
+    assert _id(swapped) != _id(GAME)
+
+
+def test_content_id_is_16_hex_digits_of_md5() -> None:
+    # md5("abc") = 900150983cd24fb0d6963f7d28e17f72
+    assert content_id("abc") == "900150983cd24fb0"
