@@ -36,24 +36,28 @@ def replay(
         text = read_text(path, encoding)
     except GopsError as exc:
         fail_on(exc)
-    for number, record in enumerate(iter_games(text), start=1):
-        if number == game:
+    count = 0
+    for count, record in enumerate(iter_games(text), start=1):
+        if count == game:
             report = validate_game(record)
-            typer.echo(render_replay(report, f"{path} game {number}"))
+            typer.echo(render_replay(report, f"{path} game {count}"))
             raise typer.Exit(EXIT_OK if report.valid else EXIT_INVALID)
-    fail(f"{path} has {number if text.strip() else 0} games; there is no game {game}"
-         if text.strip() else f"{path} holds no games")
+    if not count:
+        fail(f"{path} holds no games")
+    noun = "game" if count == 1 else "games"
+    fail(f"{path} has {count} {noun}; there is no game {game}")
 
 
 def render_replay(report: GameReport, title: str) -> str:
     """The round-by-round table `gops replay` prints."""
     profile, names = report.profile, report.players
     width = max(6, *(len(n) for n in names))
+    taken_width = max(width, len("tie: unclaimed"))
     rows = [f"{title} (line {report.record.line}): " + " v ".join(names)
             + f" | {profile.cards} cards, tie rule {profile.tie_rule.value}, "
             f"prizes {profile.prize_order.value}", ""]
     header = (f"{'round':>5}  {'prize':>5}  {'pool':<16} {'value':>5}  "
-              + "  ".join(f"{n:>{width}}" for n in names) + f"  {'taken by':<{width + 8}}score")
+              + "  ".join(f"{n:>{width}}" for n in names) + f"  {'taken by':<{taken_width}}  score")
     rows += [header, "-" * len(header)]
     played = {r.round_no: r for r in report.rounds}
     running = [0] * len(names)
@@ -72,7 +76,7 @@ def render_replay(report: GameReport, title: str) -> str:
             taken = "tie: unclaimed"
         rows.append(f"{number:>5}  {rank_name(r.prize):>5}  {pool:<16} {r.pool_value:>5}  "
                     + "  ".join(f"{rank_name(b):>{width}}" for b in r.bids)
-                    + f"  {taken:<{width + 8}}" + "-".join(map(str, running)))
+                    + f"  {taken:<{taken_width}}  " + "-".join(map(str, running)))
     rows.append("")
     scores = ", ".join(f"{n} {s}" for n, s in zip(names, report.outcome.scores, strict=False))
     if report.finished:

@@ -70,9 +70,10 @@ def validate(
         if chunk:
             out.write("\n".join(chunk) + "\n")
     if not as_json:
+        game_noun = "game" if games == 1 else "games"
         noun = "file" if files == 1 else "files"
-        print(f"{games} games in {files} {noun}: {games - invalid} valid, {invalid} invalid",
-              file=sys.stderr if as_json else out)
+        print(f"{games} {game_noun} in {files} {noun}: {games - invalid} valid, "
+              f"{invalid} invalid", file=out)
     if unreadable:
         raise typer.Exit(EXIT_USAGE)
     raise typer.Exit(EXIT_INVALID if invalid else EXIT_OK)

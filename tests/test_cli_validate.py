@@ -1,0 +1,255 @@
+"""`gops validate`, exit codes, report and --json; help for every command; python -m."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from gops_records.cli import app
+
+CONTRACT_KEYS = {"source", "game", "line", "players", "valid", "finished", "rounds", "scores",
+                 "unclaimed", "winner", "errors"}
+ERROR_KEYS = {"code", "message", "line", "column", "round"}
+
+
+@pytest.fixture
+def run():
+    runner = CliRunner(env={"COLUMNS": "250"})
+
+    def invoke(*args: str):
+        return runner.invoke(app, [str(a) for a in args])
+
+    return invoke
+
+
+def json_lines(stdout: str) -> list[dict]:
+    return [json.loads(line) for line in stdout.splitlines()]
+
+
+# -- exit codes and the readable report ------------------------------------------------
+
+
+def test_valid_file_exits_0(run, data_dir):
+    result = run("validate", data_dir / "club.gops")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "5 games in 1 file: 5 valid, 0 invalid\n"
+    assert result.stderr == ""
+
+
+def test_invalid_file_exits_1_with_located_problems_and_the_offending_text(run, data_dir):
+    path = data_dir / "broken.gops"
+    result = run("validate", path)
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [
+        f"{path}:11:4: prize-repeated: prize 2 was already revealed",
+        "    2. 2♦ 3♣ 2♥",
+        "       ^",
+        f"{path}:11:7: card-not-in-hand: A bids 3, already spent earlier",
+        "    2. 2♦ 3♣ 2♥",
+        "          ^",
+        f"{path}:11:10: wrong-suit: B bids with spades, but 2 is written as hearts",
+        "    2. 2♦ 3♣ 2♥",
+        "             ^",
+        "3 games in 1 file: 2 valid, 1 invalid",
+    ]
+
+
+def test_truncated_file(run, data_dir):
+    path = data_dir / "truncated.gops"
+    result = run("validate", path)
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[3].startswith(f"{path}:7:9: syntax: missing terminator at end of file")
+    assert lines[4:6] == ["    3. K♦ K♣", "            ^"]
+    assert lines[-1] == "1 game in 1 file: 0 valid, 1 invalid"
+
+
+def test_missing_path_exits_2(run, data_dir):
+    result = run("validate", data_dir / "club.gops", "no/such.gops")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == "gops: error: no/such.gops: no such file or folder\n"
+
+
+def test_no_paths_is_a_usage_error(run):
+    result = run("validate")
+    assert result.exit_code == 2
+    assert "Missing argument" in result.stderr
+
+
+def test_undecodable_bytes_exit_2_and_the_encoding_option_reads_them(run, data_dir):
+    path = data_dir / "latin1.gops"
+    result = run("validate", path)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"gops: error: {path}: line 2: bytes are not valid utf-8")
+    assert "--encoding latin-1" in result.stderr
+    assert result.stdout == "0 games in 0 files: 0 valid, 0 invalid\n"
+    result = run("validate", "--encoding", "latin-1", path)
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "1 game in 1 file: 1 valid, 0 invalid\n"
+
+
+def test_unreadable_file_does_not_stop_the_others(run, data_dir):
+    result = run("validate", data_dir / "latin1.gops", data_dir / "broken.gops")
+    assert result.exit_code == 2  # unreadable beats invalid
+    assert "prize-repeated" in result.stdout
+    assert result.stdout.endswith("3 games in 1 file: 2 valid, 1 invalid\n")
+
+
+def test_unknown_encoding_exits_2(run, data_dir):
+    result = run("validate", "--encoding", "klingon", data_dir / "club.gops")
+    assert result.exit_code == 2
+    assert "unknown encoding 'klingon'" in result.stderr
+
+
+def test_bom_and_crlf_files_are_valid(run, data_dir, tmp_path):
+    crlf = tmp_path / "crlf.gops"
+    text = (data_dir / "club.gops").read_text("utf-8").replace("\n", "\r\n")
+    crlf.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    result = run("validate", data_dir / "bom.gops", crlf)
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "6 games in 2 files: 6 valid, 0 invalid\n"
+
+
+def test_crlf_problem_lines_show_no_carriage_return(run, data_dir, tmp_path):
+    path = tmp_path / "broken.gops"
+    path.write_bytes((data_dir / "broken.gops").read_bytes().replace(b"\n", b"\r\n"))
+    result = run("validate", path)
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[:3] == [
+        f"{path}:11:4: prize-repeated: prize 2 was already revealed",
+        "    2. 2♦ 3♣ 2♥",
+        "       ^",
+    ]
+    assert "\r" not in result.stdout
+
+
+def test_empty_file_has_no_games(run, tmp_path):
+    path = tmp_path / "empty.gops"
+    path.write_text("; nothing here yet\n")
+    result = run("validate", path)
+    assert result.exit_code == 0
+    assert result.stdout == "0 games in 1 file: 0 valid, 0 invalid\n"
+
+
+# -- folders ---------------------------------------------------------------------------
+
+
+def test_folders_are_searched_recursively(run, data_dir, tmp_path):
+    (tmp_path / "2026" / "november").mkdir(parents=True)
+    shutil.copy(data_dir / "club.gops", tmp_path / "2026" / "november" / "26.gops")
+    shutil.copy(data_dir / "broken.gops", tmp_path / "2026" / "b.gops")
+    shutil.copy(data_dir / "bom.gops", tmp_path / "a.gops")
+    (tmp_path / "2026" / "notes.txt").write_text("not a record")
+    result = run("validate", "--json", tmp_path)
+    assert result.exit_code == 1
+    objs = json_lines(result.stdout)
+    assert [(o["source"], o["game"]) for o in objs] == [
+        (str(tmp_path / "2026" / "b.gops"), 1),
+        (str(tmp_path / "2026" / "b.gops"), 2),
+        (str(tmp_path / "2026" / "b.gops"), 3),
+        (str(tmp_path / "2026" / "november" / "26.gops"), 1),
+        (str(tmp_path / "2026" / "november" / "26.gops"), 2),
+        (str(tmp_path / "2026" / "november" / "26.gops"), 3),
+        (str(tmp_path / "2026" / "november" / "26.gops"), 4),
+        (str(tmp_path / "2026" / "november" / "26.gops"), 5),
+        (str(tmp_path / "a.gops"), 1),
+    ]
+    result = run("validate", tmp_path / "2026" / "november", tmp_path / "a.gops")
+    assert result.exit_code == 0
+    assert result.stdout == "6 games in 2 files: 6 valid, 0 invalid\n"
+
+
+# -- --json ----------------------------------------------------------------------------
+
+
+def test_json_objects_have_exactly_the_contract_keys(run, data_dir):
+    path = data_dir / "club.gops"
+    result = run("validate", "--json", path)
+    assert result.exit_code == 0
+    objs = json_lines(result.stdout)
+    assert len(objs) == 5
+    for number, obj in enumerate(objs, start=1):
+        assert set(obj) == CONTRACT_KEYS
+        assert obj["source"] == str(path) and obj["game"] == number
+    assert objs[0] == {"source": str(path), "game": 1, "line": 5, "players": ["Alice", "Bruno"],
+                       "valid": True, "finished": True, "rounds": 13, "scores": [45, 46],
+                       "unclaimed": 0, "winner": "Bruno", "errors": []}
+    assert [o["line"] for o in objs] == [5, 31, 37, 49, 58]
+    assert objs[1]["players"] == ["A", "B"] and objs[1]["winner"] == "B"
+    assert objs[2]["players"] == ["Ann", "Ben", "Cy"] and objs[2]["scores"] == [0, 0, 6]
+    assert objs[2]["unclaimed"] == 9
+    assert objs[3]["finished"] is False and objs[3]["unclaimed"] is None
+    assert objs[3]["winner"] is None and objs[3]["rounds"] == 3
+    assert objs[4]["winner"] is None and objs[4]["unclaimed"] == 5  # a draw
+
+
+def test_json_errors(run, data_dir):
+    path = data_dir / "broken.gops"
+    result = run("validate", "--json", path)
+    assert result.exit_code == 1
+    objs = json_lines(result.stdout)
+    assert [o["valid"] for o in objs] == [True, False, True]
+    errors = objs[1]["errors"]
+    assert all(set(e) == ERROR_KEYS for e in errors)
+    assert errors == [
+        {"code": "prize-repeated", "message": "prize 2 was already revealed", "line": 11,
+         "column": 4, "round": 2},
+        {"code": "card-not-in-hand", "message": "A bids 3, already spent earlier", "line": 11,
+         "column": 7, "round": 2},
+        {"code": "wrong-suit", "message": "B bids with spades, but 2 is written as hearts",
+         "line": 11, "column": 10, "round": 2},
+    ]
+    assert objs[1]["line"] == 7
+
+
+def test_json_keeps_non_ascii_names(run, data_dir):
+    result = run("validate", "--json", "--encoding", "latin-1", data_dir / "latin1.gops")
+    assert result.exit_code == 0
+    assert '"players": ["José", "Müller"]' in result.stdout
+    assert json_lines(result.stdout)[0]["winner"] == "Müller"
+    assert json_lines(result.stdout)[0]["line"] == 2  # the comment before the tags does not count
+
+
+def test_json_source_is_the_path_as_given(run, data_dir, monkeypatch):
+    monkeypatch.chdir(data_dir)
+    result = run("validate", "--json", "bom.gops")
+    assert json_lines(result.stdout)[0]["source"] == "bom.gops"
+
+
+# -- help for every command, and python -m ---------------------------------------------
+
+
+@pytest.mark.parametrize("command", app.registered_commands,
+                         ids=lambda c: c.name or c.callback.__name__)
+def test_every_command_has_help_with_an_example(run, command):
+    name = command.name or command.callback.__name__.replace("_", "-")
+    doc = inspect.getdoc(command.callback) or command.help or ""
+    assert doc.strip(), f"gops {name} has no help text"
+    result = run(name, "--help")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(f"Usage: gops {name} ")
+    assert "Example" in result.stdout, f"gops {name} --help shows no example"
+    assert f"gops {name}" in result.stdout.split("Example", 1)[1]
+
+
+def test_top_level_help_lists_the_commands(run):
+    result = run("--help")
+    assert result.exit_code == 0
+    assert "validate" in result.stdout and "replay" in result.stdout
+
+
+def test_python_dash_m_help():
+    proc = subprocess.run([sys.executable, "-m", "gops_records", "--help"],
+                          capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "COLUMNS": "250"})
+    assert proc.returncode == 0, proc.stderr
+    assert "Usage: gops " in proc.stdout
+    assert "validate" in proc.stdout and "replay" in proc.stdout
