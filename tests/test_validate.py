@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
-from gops_records.notation import parse
+from gops_records.notation import parse, write_game
 from gops_records.rules import PrizeOrder, TieRule
 from gops_records.validate import GameReport, profile_of, validate_game
 
@@ -312,3 +315,41 @@ def test_problems_as_dict():
     assert [p.as_dict() for p in report.problems] == [
         {"code": "prize-repeated", "message": "prize 8 was already revealed", "line": 1,
          "column": 13, "round": 2}]
+
+
+# -- the examples in docs/notation.md are true -----------------------------------------
+
+DOC = Path(__file__).parent.parent / "docs" / "notation.md"
+CODES = ["syntax", "tag-value", "unknown-card", "wrong-suit", "card-not-in-hand",
+         "prize-repeated", "prize-order", "too-many-rounds", "incomplete", "result-mismatch",
+         "bid-count", "round-number"]
+
+
+def doc_examples() -> list[tuple[str, str, list[str]]]:
+    """(section title, record, expected problem lines) for each example in the doc."""
+    text = DOC.read_text("utf-8")
+    section = text.split("## Validation codes", 1)[1]
+    found = re.findall(r"^### (.+?)\n.*?```gops\n(.*?)```\n\n```text\n(.*?)```", section,
+                       re.S | re.M)
+    return [(title, record, expected.splitlines()) for title, record, expected in found]
+
+
+def test_doc_has_an_example_for_every_code():
+    titles = [title for title, _, _ in doc_examples()]
+    assert [t for t in titles if t.startswith("`")] == [f"`{code}`" for code in CODES]
+
+
+@pytest.mark.parametrize(("title", "record", "expected"), doc_examples(),
+                         ids=[t for t, _, _ in doc_examples()])
+def test_doc_example(title, record, expected):
+    report = check(record)
+    assert [f"{p.line}:{p.column}: {p.code}: {p.message}" for p in report.problems] == expected
+    if title.startswith("`"):
+        assert title.strip("`") in {p.code for p in report.problems}
+
+
+def test_doc_canonical_example():
+    text = DOC.read_text("utf-8").split("## The canonical form", 1)[1]
+    messy, canonical = re.findall(r"```\n(.*?)```", text, re.S)[:2]
+    (game,) = parse(messy)
+    assert write_game(game) == canonical
