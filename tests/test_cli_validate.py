@@ -131,6 +131,20 @@ def test_crlf_problem_lines_show_no_carriage_return(run, data_dir, tmp_path):
     assert "\r" not in result.stdout
 
 
+def test_offending_text_is_the_line_the_parser_counted(run, tmp_path):
+    # a Windows-1252 "…" (0x85) read as Latin-1 is U+0085, which str.splitlines() would
+    # take for a line end; the parser does not, and neither may the report
+    path = tmp_path / "cp1252.gops"
+    path.write_bytes(b'[Event "Caf\xe9 \x85"]\n1. 8 9 9\n2. 8 7 J\n*\n')
+    result = run("validate", "--encoding", "latin-1", path)
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[:3] == [
+        f"{path}:3:4: prize-repeated: prize 8 was already revealed",
+        "    2. 8 7 J",
+        "       ^",
+    ]
+
+
 def test_empty_file_has_no_games(run, tmp_path):
     path = tmp_path / "empty.gops"
     path.write_text("; nothing here yet\n")

@@ -54,7 +54,7 @@ def validate(
             unreadable = True
             continue
         files += 1
-        lines = text.splitlines()
+        lines = text.split("\n")  # as the parser counts lines: \x85, \u2028 ... are no line ends
         chunk: list[str] = []
         for number, record in enumerate(iter_games(text), start=1):
             report = validate_game(record)
