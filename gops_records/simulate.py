@@ -529,7 +529,7 @@ def plan_evenings(games: int, rng: random.Random, profile: RuleProfile,
     """Split ``games`` (and ``broken`` records) into club evenings, the clubs taking turns.
 
     Evenings hold 20-40 games for small runs and grow with the run (about 2,000 evenings
-    for a million games), so the dates stay within a few years.
+    for a million games), so the dates stay within about 13 years.
     """
     low = max(20, games // 3000)
     left, left_broken, index = games, broken, 0
