@@ -4,8 +4,8 @@ All problems of a game are collected, never just the first: the parser's syntax
 problems, unreadable tags, cards of the wrong suit, every illegal round, a result
 written for an unfinished game, a result that differs from the replayed points. An
 illegal round is reported and skipped, and the replay goes on with the next one, so
-one mistake does not hide the others (a wrong result is only reported on an otherwise
-clean replay, where it means something).
+one mistake does not hide the others (a wrong result is only reported when every round
+was read and played under readable rules, where the replayed points mean something).
 """
 
 from __future__ import annotations
@@ -132,8 +132,15 @@ def _date_ok(text: str) -> bool:
 
 def validate_game(record: GameRecord) -> GameReport:
     """Replay ``record`` and collect every problem, sorted by position."""
-    profile, problems = profile_of(record)
-    problems = list(record.problems) + problems
+    profile, tag_problems = profile_of(record)
+    # the replayed points mean something unless the rules were guessed (an unreadable
+    # TieRule, Cards or PrizeOrder), a token was lost (syntax), or a round was skipped;
+    # a bad Date or a wrong round number does not hide a wrong result
+    rule_tags = {(s.line, s.column) for name, s in record.tag_spans.items()
+                 if name in ("TieRule", "Cards", "PrizeOrder")}
+    clean = not any(p.code == "syntax" for p in record.problems) and not any(
+        (p.line, p.column) in rule_tags for p in tag_problems)
+    problems = list(record.problems) + tag_problems
     game = Game(profile)
     played: list[RoundResult] = []
     for number, rnd in enumerate(record.rounds, start=1):
@@ -155,10 +162,10 @@ def validate_game(record: GameRecord) -> GameReport:
             round_problems.append(_at(err.code, err.message, span, number))
         if round_problems:
             problems += round_problems
+            clean = False
             game.round_no += 1  # keep round numbers aligned with the record
             continue
         played.append(game._apply(prize, bids))
-    clean = not problems
     problems += _result_problems(record, game, profile, clean)
     problems.sort(key=lambda p: (p.line, p.column))
     return GameReport(record, profile, tuple(played), game.outcome(), tuple(problems))

@@ -233,6 +233,23 @@ def test_result_is_not_compared_after_an_illegal_round():
     assert [p.code for p in report.problems] == ["card-not-in-hand"]
 
 
+def test_result_is_not_compared_under_an_unreadable_rule_tag():
+    report = check('[Cards "2"] [TieRule "split"]\n1. 2 2 A 2. A A 2\n9-9')
+    assert [p.code for p in report.problems] == ["tag-value"]
+
+
+def test_problems_that_leave_the_replay_intact_do_not_hide_a_wrong_result():
+    report = check('[Cards "2"] [Date "yesterday"] [Event "E"] [Event "F"]\n'
+                   '1. 2 2 A 3. A A 2\n9-9')
+    assert where(report) == [("tag-value", 1, 13, None), ("tag-value", 1, 44, None),
+                             ("round-number", 2, 10, 2), ("result-mismatch", 3, 1, None)]
+
+
+def test_result_is_not_compared_after_a_syntax_problem():
+    report = check('[Cards "2"]\n1. 2 2 A 2. A A 2 ?\n9-9')
+    assert [p.code for p in report.problems] == ["syntax"]
+
+
 def test_bid_count():
     report = check('[Cards "3"]\n1. 2 3 2. A A 2 3. 3 2\n*')
     assert where(report) == [("bid-count", 2, 1, 1), ("bid-count", 2, 17, 3)]
