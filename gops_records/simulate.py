@@ -658,6 +658,10 @@ def write_simulation(out: TextIO, games: int, seed: int, profile: RuleProfile | 
             names |= chunk.names
             for name, count in chunk.defects.items():
                 defects[name] = defects.get(name, 0) + count
+    except BaseException:
+        if pool is not None:  # do not wait for the evenings still queued
+            pool.terminate()
+        raise
     finally:
         if pool is not None:
             pool.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -81,6 +82,10 @@ def simulate(
             with open(out, "w", encoding="utf-8", newline="\n") as fh:
                 summary = write_simulation(fh, games, seed, profile, names, broken, first,
                                            jobs)
+    except BrokenPipeError:  # e.g. `gops simulate | head`: the reader has had enough
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        raise typer.Exit(0) from None
     except OSError as exc:
         fail(f"{out}: cannot write: {exc.strerror or exc}")
     except GopsError as exc:
