@@ -22,7 +22,7 @@ from gops_records.errors import DecodeError
 from gops_records.notation import iter_games
 from gops_records.notation.model import Problem
 from gops_records.roundlogs import RoundLogError, read_round_log
-from gops_records.sources import decode, find_files
+from gops_records.sources import SourceError, decode, find_files
 from gops_records.store.db import connect, scalar
 from gops_records.store.frames import Batch
 from gops_records.store.loader import LoadCounts, load_frames
@@ -31,6 +31,9 @@ from gops_records.validate import validate_game
 ROUND_LOG_KINDS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 IMPORT_SUFFIXES = (".gops", *ROUND_LOG_KINDS)
 BATCH_GAMES = 20_000
+#: No record needs a longer line; a file with one is damaged and is quarantined whole
+#: (parsing a 100 MB line token by token would take minutes and gigabytes).
+MAX_LINE_BYTES = 1 << 20
 
 #: Called with (bytes just processed, file being read) to drive a progress bar.
 Progress = Callable[[int, str], None]
@@ -114,24 +117,62 @@ def file_batches(path: Path, encoding: str = "utf-8", batch_games: int = BATCH_G
     """Batches of replayed games and rejects from one file, with the bytes each consumed."""
     notes = notes if notes is not None else []
     source = str(path)
-    data = path.read_bytes()
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise SourceError(f"{source}: cannot read: {exc.strerror or exc}") from exc
     if not data.strip():
         notes.append(f"{source}: empty file, no games")
+        return
+    long_line = find_long_line(data)
+    if long_line is not None:
+        line, size = long_line
+        message = (f"{source}: line {line} is {size:,} bytes long (records never need more "
+                   f"than {MAX_LINE_BYTES:,}); the file is damaged or not a record file, so "
+                   "it is quarantined whole")
+        yield _whole_file_reject(data, encoding, source, Problem("line-too-long", message,
+                                                                 line, 1)), len(data)
+        notes.append(message)
         return
     try:
         text = decode(data, encoding, source)
     except DecodeError as exc:
-        batch = Batch()
-        batch.add_reject(data.decode("utf-8", errors="backslashreplace"),
-                         [Problem("encoding", str(exc), _line_of(exc), 1)], source, None, None)
+        yield _whole_file_reject(data, encoding, source,
+                                 Problem("encoding", str(exc), _line_of(exc), 1)), len(data)
         notes.append(str(exc))
-        yield batch, len(data)
         return
     kind = ROUND_LOG_KINDS.get(path.suffix.lower())
     if kind:
         yield from _round_log_batches(text, kind, source, len(data), notes)
     else:
         yield from _record_batches(text, source, len(data), batch_games, notes)
+
+
+def find_long_line(data: bytes, limit: int = MAX_LINE_BYTES) -> tuple[int, int] | None:
+    """(line number, length in bytes) of the first line longer than ``limit``, else None.
+
+    Jumps from the last line break in each window of ``limit + 1`` bytes to the next, so
+    a normal file costs about one ``rfind`` per ``limit`` bytes.
+    """
+    pos, size = 0, len(data)
+    while size - pos > limit:
+        cut = data.rfind(b"\n", pos, pos + limit + 1)
+        if cut < 0:
+            end = data.find(b"\n", pos)
+            return data.count(b"\n", 0, pos) + 1, (size if end < 0 else end) - pos
+        pos = cut + 1
+    return None
+
+
+def _whole_file_reject(data: bytes, encoding: str, source: str, problem: Problem) -> Batch:
+    """A batch quarantining a whole file, its text as close to its bytes as text can be."""
+    try:
+        text = decode(data, encoding, source)
+    except DecodeError:  # undecodable bytes are kept as escapes, e.g. \xfc
+        text = data.decode("utf-8", errors="backslashreplace")
+    batch = Batch()
+    batch.add_reject(text, [problem], source, None, None)
+    return batch
 
 
 def _line_of(exc: DecodeError) -> int:

@@ -2,8 +2,9 @@
 
 Columns (see docs/import.md): ``game``, ``round``, ``prize``, ``bid_a``, ``bid_b`` are
 required; ``bid_c`` and ``bid_d`` add players; ``player_a``..``player_d``, ``event``,
-``site``, ``date`` (YYYY-MM-DD or YYYY.MM.DD), ``match``, ``tie_rule``, ``cards``,
-``prize_order`` and ``comment`` are optional. Cards are numbers 1-13 or ranks
+``site``, ``date`` (YYYY-MM-DD or YYYY.MM.DD), ``event_round`` (the Round tag: which
+game of the event), ``match``, ``tie_rule``, ``cards``, ``prize_order`` and ``comment``
+are optional. Cards are numbers 1-13 or ranks
 (A, 2..10, J, Q, K; a trailing suit letter or symbol is ignored).
 
 Each game's rows become a :class:`GameRecord`, so round logs are validated by exactly
@@ -23,10 +24,11 @@ from gops_records.notation.model import CardToken, GameRecord, Problem, RoundRec
 
 REQUIRED = ("game", "round", "prize", "bid_a", "bid_b")
 OPTIONAL = ("bid_c", "bid_d", "player_a", "player_b", "player_c", "player_d", "event", "site",
-            "date", "match", "tie_rule", "cards", "prize_order", "comment")
+            "date", "event_round", "match", "tie_rule", "cards", "prize_order", "comment")
 COLUMNS = REQUIRED + OPTIONAL
-_TAG_OF = {"event": "Event", "site": "Site", "date": "Date", "match": "Match",
-           "tie_rule": "TieRule", "cards": "Cards", "prize_order": "PrizeOrder"}
+_TAG_OF = {"event": "Event", "site": "Site", "date": "Date", "event_round": "Round",
+           "match": "Match", "tie_rule": "TieRule", "cards": "Cards",
+           "prize_order": "PrizeOrder"}
 SEAT_LETTERS = "abcd"
 
 
@@ -47,9 +49,10 @@ class LoggedGame:
 
 @dataclass(frozen=True, slots=True)
 class _Row:
-    line: int
-    text: str
+    line: int  # the row's first line (a quoted field may hold line breaks)
+    text: str  # the row exactly as written, line ends included
     values: dict[str, str]
+    problem: str | None = None  # e.g. a row cut short: reported on the row's game
 
 
 def _card(value: str, line: int, column: int, what: str,
@@ -65,8 +68,13 @@ def _card(value: str, line: int, column: int, what: str,
     return CardToken(rank, None, Span(line, column, 0, 0))
 
 
+def _lines(text: str) -> list[str]:
+    """Physical lines split at ``\n`` only, line ends kept (as the csv module counts them)."""
+    return io.StringIO(text).readlines()
+
+
 def _rows_from_csv(text: str) -> tuple[list[str], list[_Row]]:
-    lines = text.splitlines()
+    lines = _lines(text)
     try:
         reader = csv.reader(io.StringIO(text))
         header = next(reader, None)
@@ -75,15 +83,18 @@ def _rows_from_csv(text: str) -> tuple[list[str], list[_Row]]:
                                 "the columns " + ", ".join(REQUIRED))
         header = [h.strip().lower().lstrip("\ufeff") for h in header]
         rows = []
+        end = reader.line_num
         for record in reader:
+            start, end = end, reader.line_num
             if not any(cell.strip() for cell in record):
                 continue
-            line = reader.line_num
+            problem = None
             if len(record) != len(header):
-                raise RoundLogError(f"line {line}: {len(record)} fields but the header has "
-                                    f"{len(header)}")
-            rows.append(_Row(line, lines[line - 1] if line <= len(lines) else "",
-                             dict(zip(header, record, strict=True))))
+                problem = (f"{len(record)} fields but the header has {len(header)}"
+                           + (" (the row may be cut short)" if len(record) < len(header)
+                              else ""))
+            rows.append(_Row(start + 1, "".join(lines[start:end]),
+                             dict(zip(header, record, strict=False)), problem))
     except csv.Error as exc:
         raise RoundLogError(f"not readable as CSV: {exc}") from exc
     return header, rows
@@ -91,7 +102,7 @@ def _rows_from_csv(text: str) -> tuple[list[str], list[_Row]]:
 
 def _rows_from_jsonl(text: str) -> tuple[list[str], list[_Row]]:
     rows, header = [], []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(_lines(text), start=1):
         if not line.strip():
             continue
         try:
@@ -117,8 +128,8 @@ def read_round_log(text: str, kind: str) -> list[LoggedGame]:
     order = {name: i + 1 for i, name in enumerate(header)}
     groups: dict[str, list[_Row]] = {}
     for row in rows:
-        groups.setdefault(row.values["game"].strip(), []).append(row)
-    header_line = text.splitlines()[0] if kind == "csv" and text else ""
+        groups.setdefault(row.values.get("game", "").strip(), []).append(row)
+    header_line = _lines(text)[0] if kind == "csv" and text else ""
     return [_game(rows, order, header_line) for rows in groups.values()]
 
 
@@ -131,7 +142,10 @@ def _game(rows: list[_Row], order: dict[str, int], header_line: str) -> LoggedGa
     players = max(players, 2)
     for i in range(players):
         name = first.get(f"player_{SEAT_LETTERS[i]}", "").strip()
-        tags["ABCD"[i]] = name or "ABCD"[i]
+        if name:
+            tags["ABCD"[i]] = name
+        elif i == players - 1 and players > 2:  # as in .gops, the last seat's tag sets
+            tags["ABCD"[i]] = "ABCD"[i]           # the number of players
     for column, tag in _TAG_OF.items():
         value = first.get(column, "").strip()
         if value:
@@ -139,21 +153,23 @@ def _game(rows: list[_Row], order: dict[str, int], header_line: str) -> LoggedGa
     rounds = []
     for number, row in enumerate(sorted(rows, key=lambda r: _round_no(r)), start=1):
         v = row.values
-        written = v["round"].strip()
+        if row.problem:
+            problems.append(Problem("syntax", row.problem, row.line, 1, number))
+        written = v.get("round", "").strip()
         if written != str(number):
             problems.append(Problem("round-number", f"round {written!r} is round {number} of "
                                     "this game (rounds must run 1, 2, 3, ...)", row.line,
                                     order["round"], number))
-        prize = _card(v["prize"], row.line, order["prize"], "prize", problems, number)
+        prize = _card(v.get("prize", ""), row.line, order["prize"], "prize", problems, number)
         bids = tuple(_card(v.get(f"bid_{s}", ""), row.line, order.get(f"bid_{s}", 0),
                            f"bid_{s}", problems, number) for s in SEAT_LETTERS[:players])
         comment = v.get("comment", "").strip() or None
         rounds.append(RoundRecord(prize, bids, comment, number, Span(row.line, 1, 0, 0)))
-    raw = "\n".join(([header_line] if header_line else []) + [r.text for r in rows])
+    raw = header_line + "".join(r.text for r in rows)
     record = GameRecord(tags, tuple(rounds), None, rows[0].line, problems=tuple(problems))
     return LoggedGame(record, raw, rows[0].line)
 
 
 def _round_no(row: _Row) -> int:
-    text = row.values["round"].strip()
+    text = row.values.get("round", "").strip()
     return int(text) if text.isdigit() else 10**6 + row.line

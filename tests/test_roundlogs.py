@@ -1,0 +1,173 @@
+"""Round logs (CSV and JSON Lines, one row per round) read into games and imported."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from gops_records.importer import import_paths
+from gops_records.roundlogs import RoundLogError, read_round_log
+from gops_records.store.db import reading
+
+# The 3-card game 2-4 written with numbers, ranks and suits mixed, dated YYYY-MM-DD,
+# and the same players' second game (B takes the A and the 2, A the 3: a 3-3 draw) dated
+# YYYY.MM.DD, whose last comment holds a line break.
+CSV = """game,round,prize,bid_a,bid_b,player_a,player_b,event,date,cards,tie_rule,comment
+g1,1,2,3,1,Ann,Bob,Club,2026-11-26,3,carry,A takes the 2
+g1,2,3,A,2,Ann,Bob,Club,2026-11-26,3,carry,
+g1,3,A,2s,3♠,Ann,Bob,Club,2026-11-26,3,carry,
+g2,1,1,1,2,Ann,Bob,Club,2026.11.27,3,carry,
+g2,2,2,2,3,Ann,Bob,Club,2026.11.27,3,carry,
+g2,3,3,3,1,Ann,Bob,Club,2026.11.27,3,carry,"two
+lines"
+"""
+
+
+def _import(tmp_path: Path, name: str, text: str | bytes, **kwargs):
+    path = tmp_path / name
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8", newline="")
+    db = tmp_path / "t.duckdb"
+    return import_paths([path], db, **kwargs), db
+
+
+def _rows(db: Path, sql: str) -> list[tuple]:
+    with reading(db) as con:
+        return con.execute(sql).fetchall()
+
+
+def test_csv_numbers_ranks_suits_and_both_date_forms(tmp_path: Path) -> None:
+    summary, db = _import(tmp_path, "log.csv", CSV)
+    assert (summary.games_new, summary.games_rejected) == (2, 0)
+    rows = _rows(db, "SELECT source_game, source_line, date, date_text, event, result, winner, "
+                     "tags FROM games ORDER BY source_game")
+    assert rows == [
+        (1, 2, date(2026, 11, 26), "2026.11.26", "Club", "2-4", "Bob",
+         {"A": "Ann", "B": "Bob", "Event": "Club", "Date": "2026.11.26", "TieRule": "carry",
+          "Cards": "3"}),
+        (2, 5, date(2026, 11, 27), "2026.11.27", "Club", "3-3", None,
+         {"A": "Ann", "B": "Bob", "Event": "Club", "Date": "2026.11.27", "TieRule": "carry",
+          "Cards": "3"}),
+    ]
+    assert _rows(db, "SELECT round_no, prize, winner_seat, comment FROM rounds "
+                     "ORDER BY game_id = (SELECT game_id FROM games WHERE source_game = 2), "
+                     "round_no") == [
+        (1, 2, "A", "A takes the 2"), (2, 3, "B", None), (3, 1, "B", None),
+        (1, 1, "B", None), (2, 2, "B", None), (3, 3, "A", "two\nlines")]
+
+
+def test_only_required_columns_and_unnamed_players(tmp_path: Path) -> None:
+    text = "round,bid_b,prize,game,bid_a\n1,1,2,x,3\n2,2,3,x,1\n3,3,1,x,2\n"
+    summary, db = _import(tmp_path, "min.csv", text)
+    # no Cards column: a 13-card game with 3 of its rounds played, so unfinished
+    assert (summary.games_new, summary.games_rejected) == (1, 0)
+    assert _rows(db, "SELECT cards, finished, result, winner, tags FROM games") == [
+        (13, False, None, None, {})]
+    assert _rows(db, "SELECT seat, player, score, outcome FROM game_players ORDER BY seat") == [
+        ("A", "A", 2, None), ("B", "B", 4, None)]
+
+
+def test_three_player_log(tmp_path: Path) -> None:
+    text = ("game,round,prize,bid_a,bid_b,bid_c,player_a,player_b,player_c,cards\n"
+            "1,1,A,3,3,A,Ann,Bob,Cy,3\n1,2,2,2,A,3,Ann,Bob,Cy,3\n1,3,3,A,2,2,Ann,Bob,Cy,3\n")
+    summary, db = _import(tmp_path, "three.csv", text)
+    assert summary.games_new == 1
+    # round 1 ties at 3 (the ace carries), Cy takes A+2 with the 3, round 3 ties: 3 unclaimed
+    assert _rows(db, "SELECT n_players, result, unclaimed, winner FROM games") == [
+        (3, "0-0-3", 3, "Cy")]
+    assert _rows(db, "SELECT seat, bid, won FROM bids WHERE round_no = 2 ORDER BY seat") == [
+        ("A", 2, False), ("B", 1, False), ("C", 3, True)]
+
+
+def test_unnamed_third_seat_gets_its_letter_as_in_gops(tmp_path: Path) -> None:
+    text = ("game,round,prize,bid_a,bid_b,bid_c,cards\n"
+            "1,1,1,3,3,1,3\n1,2,2,2,1,3,3\n1,3,3,1,2,2,3\n")
+    (game,) = read_round_log(text, "csv")
+    assert game.record.tags == {"C": "C", "Cards": "3"}
+    assert game.record.players == ["A", "B", "C"]
+
+
+@pytest.mark.parametrize("column", ["game", "round", "prize", "bid_a", "bid_b"])
+def test_a_log_without_a_required_column_is_rejected_naming_it(tmp_path: Path,
+                                                                column: str) -> None:
+    lines = CSV.splitlines(keepends=True)
+    names = lines[0].rstrip("\n").split(",")
+    i = names.index(column)
+    text = "".join(",".join(c for j, c in enumerate(line.rstrip("\n").split(","))
+                            if j != i) + "\n" for line in lines[:4])
+    with pytest.raises(RoundLogError, match=f"missing required column {column};"):
+        read_round_log(text, "csv")
+    summary, db = _import(tmp_path, "cut.csv", text)
+    assert (summary.games_new, summary.games_rejected) == (0, 1)
+    assert any(column in note for note in summary.notes)
+    ((raw, errors),) = _rows(db, "SELECT raw_text, errors FROM rejects")
+    assert raw == text
+    assert errors[0]["code"] == "round-log" and column in errors[0]["message"]
+
+
+def test_jsonl_numbers_ranks_and_optional_nulls(tmp_path: Path) -> None:
+    rows = [
+        {"game": 7, "round": 1, "prize": 2, "bid_a": 3, "bid_b": "A", "player_a": "Ann",
+         "player_b": "Bob", "cards": 3, "date": "2026-11-26", "comment": None},
+        {"game": 7, "round": 2, "prize": "3", "bid_a": 1, "bid_b": "2", "player_a": "Ann",
+         "player_b": "Bob", "cards": 3, "date": "2026-11-26", "comment": "line\u2028sep"},
+        {"game": 7, "round": 3, "prize": "A", "bid_a": 2, "bid_b": 3, "player_a": "Ann",
+         "player_b": "Bob", "cards": 3, "date": "2026-11-26"},
+    ]
+    text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+    summary, db = _import(tmp_path, "log.jsonl", text)
+    assert (summary.games_new, summary.games_rejected) == (1, 0)
+    assert _rows(db, "SELECT date, result, winner FROM games") == [
+        (date(2026, 11, 26), "2-4", "Bob")]
+    assert _rows(db, "SELECT comment FROM rounds ORDER BY round_no") == [
+        (None,), ("line\u2028sep",), (None,)]
+
+
+def test_jsonl_line_that_is_not_json_rejects_the_file_with_its_line(tmp_path: Path) -> None:
+    text = ('{"game": 1, "round": 1, "prize": 2, "bid_a": 3, "bid_b": 1}\n'
+            '{"game": 1, "round": 2, "prize": 3, "bid_a"')  # cut short
+    summary, db = _import(tmp_path, "cut.jsonl", text)
+    assert (summary.games_new, summary.games_rejected) == (0, 1)
+    ((raw, errors),) = _rows(db, "SELECT raw_text, errors FROM rejects")
+    assert raw == text
+    assert "line 2: not a JSON object" in errors[0]["message"]
+
+
+def test_csv_bom_and_crlf_rows_are_kept_verbatim(tmp_path: Path) -> None:
+    text = CSV.replace("\n", "\r\n")
+    summary, db = _import(tmp_path, "crlf.csv", b"\xef\xbb\xbf" + text.encode())
+    assert (summary.games_new, summary.games_rejected) == (2, 0)
+    assert _rows(db, "SELECT comment FROM rounds WHERE comment LIKE 'two%'") == [
+        ("two\r\nlines",)]
+
+
+def test_broken_game_is_rejected_alone_with_its_rows_verbatim(tmp_path: Path) -> None:
+    # g2's round 2 reuses the prize 1 and its last row was cut short: both are reported
+    # with their line and column; g1 is imported.
+    lines = CSV.replace("\n", "\r\n").splitlines(keepends=True)
+    lines[5] = "g2,2,1,2,3,Ann,Bob,Club,2026.11.27,3,carry,\r\n"
+    lines[6] = "g2,3,3,3\r\n"
+    text = "".join(lines[:7])
+    summary, db = _import(tmp_path, "broken.csv", text)
+    assert (summary.games_new, summary.games_rejected) == (1, 1)
+    ((raw, line, game, errors),) = _rows(
+        db, "SELECT raw_text, source_line, source_game, errors FROM rejects")
+    assert raw == lines[0] + "".join(lines[4:7])
+    assert (line, game) == (5, 2)
+    found = {(e["code"], e["line"], e["column"], e["round"]) for e in errors}
+    assert ("prize-repeated", 6, 3, 2) in found
+    assert ("syntax", 7, 1, 3) in found
+    assert any("4 fields but the header has 12" in e["message"] for e in errors)
+
+
+def test_a_bad_card_names_row_and_column(tmp_path: Path) -> None:
+    text = "game,round,prize,bid_a,bid_b\n1,1,2,14,1\n"
+    (game,) = read_round_log(text, "csv")
+    (problem,) = game.record.problems
+    assert (problem.code, problem.line, problem.column, problem.round) == ("syntax", 2, 4, 1)
+    assert "bid_a '14' is not a card" in problem.message
