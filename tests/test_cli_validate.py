@@ -241,13 +241,32 @@ def test_json_source_is_the_path_as_given(run, data_dir, monkeypatch):
 # -- help for every command, and python -m ---------------------------------------------
 
 
-@pytest.mark.parametrize("command", app.registered_commands,
-                         ids=lambda c: c.name or c.callback.__name__)
-def test_every_command_has_help_with_an_example(run, command):
-    name = command.name or command.callback.__name__.replace("_", "-")
+def all_commands(typer_app, prefix: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], object]]:
+    """Every command registered on the app, with the words that invoke it (sub-apps too)."""
+    found = []
+    for command in typer_app.registered_commands:
+        name = command.name or command.callback.__name__.rstrip("_").replace("_", "-")
+        found.append(((*prefix, name), command))
+    for group in typer_app.registered_groups:
+        found += all_commands(group.typer_instance, (*prefix, group.name))
+    return found
+
+
+COMMANDS = all_commands(app)
+
+
+def test_the_commands_of_this_issue_are_registered():
+    names = {words for words, _ in COMMANDS}
+    assert {("validate",), ("replay",)} <= names
+
+
+@pytest.mark.parametrize(("words", "command"), COMMANDS,
+                         ids=[" ".join(words) for words, _ in COMMANDS])
+def test_every_command_has_help_with_an_example(run, words, command):
+    name = " ".join(words)
     doc = inspect.getdoc(command.callback) or command.help or ""
     assert doc.strip(), f"gops {name} has no help text"
-    result = run(name, "--help")
+    result = run(*words, "--help")
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith(f"Usage: gops {name} ")
     assert "Example" in result.stdout, f"gops {name} --help shows no example"
