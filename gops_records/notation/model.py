@@ -7,6 +7,7 @@ where or how it was written, so ``parse(write(game)) == game`` holds for every g
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from gops_records.cards import Suit
 
@@ -24,9 +25,11 @@ def canonical_tag(name: str) -> str:
     return _CANONICAL.get(name.lower(), name)
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
-    """Where a piece of text sits: 1-based line and column, 0-based offsets [start, end)."""
+class Span(NamedTuple):
+    """Where a piece of text sits: 1-based line and column, 0-based offsets [start, end).
+
+    A named tuple rather than a dataclass: a large file has millions of them.
+    """
 
     line: int
     column: int
