@@ -1,0 +1,58 @@
+"""Analytics over the DuckDB store: small, chart-ready polars frames for the dashboard and CLI.
+
+Every function takes a connection (read-only is enough) and a :class:`Filters`, runs
+set-based SQL in DuckDB (nothing row by row in Python) and returns a small frame. Every
+rate comes with its count ``n`` (or a named count) and a 95% Wilson interval
+(``rate``, ``ci_low``, ``ci_high``). What each function computes: docs/analytics.md.
+"""
+
+from gops_records.analytics.bidding import (
+    bid_habits,
+    bid_heatmap,
+    bid_minus_prize,
+    carry_effect,
+    relative_bids,
+)
+from gops_records.analytics.filters import ALL_GAMES, Filters
+from gops_records.analytics.games import (
+    GameDetail,
+    game_detail,
+    list_games,
+    list_imports,
+    list_rejects,
+)
+from gops_records.analytics.pools import (
+    carried_per_game,
+    largest_pools,
+    pool_distribution,
+    unclaimed_per_game,
+)
+from gops_records.analytics.results import (
+    date_range,
+    head_to_head,
+    list_events,
+    list_matches,
+    list_players,
+    match_results,
+    overview,
+    standings,
+)
+from gops_records.analytics.stats import wilson, with_wilson
+from gops_records.analytics.ties import (
+    final_ties,
+    tie_streaks,
+    tie_summary,
+    ties_by_pair,
+    ties_by_round,
+)
+
+__all__ = [
+    "ALL_GAMES", "Filters", "GameDetail",
+    "bid_habits", "bid_heatmap", "bid_minus_prize", "carry_effect", "relative_bids",
+    "carried_per_game", "largest_pools", "pool_distribution", "unclaimed_per_game",
+    "date_range", "head_to_head", "list_events", "list_matches", "list_players",
+    "match_results", "overview", "standings",
+    "final_ties", "tie_streaks", "tie_summary", "ties_by_pair", "ties_by_round",
+    "game_detail", "list_games", "list_imports", "list_rejects",
+    "wilson", "with_wilson",
+]

@@ -1,0 +1,191 @@
+"""The filters every analytics function takes, as SQL over the ``games`` table and as URL params.
+
+A :class:`Filters` value is immutable and hashable, so dashboards can use it as a cache key.
+It turns into an SQL boolean expression with ``?`` placeholders (:meth:`Filters.games_where`)
+and round-trips through ``st.query_params`` (:meth:`Filters.to_query_params`,
+:meth:`Filters.from_query_params`), so a filtered view can be shared as a link.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+
+import duckdb
+import polars as pl
+
+TIE_RULES = ("carry", "discard")
+PLAYER_COUNTS = (2, 3, 4)
+_TRUE = ("1", "true", "yes", "on")
+
+# URL parameter names; multi-valued ones appear once per value (?player=A&player=B).
+P_EVENT, P_MATCH, P_FROM, P_TO = "event", "match", "from", "to"
+P_PLAYER, P_TIE_RULE, P_PLAYERS_N, P_FINISHED = "player", "tie_rule", "n_players", "finished"
+
+
+@dataclass(frozen=True)
+class Filters:
+    """Which games an analysis looks at. Empty fields do not filter.
+
+    Within a field the values are alternatives (any of these events); fields combine
+    with AND. ``players`` keeps games in which any of the named players played. A date
+    bound drops games whose date is unknown.
+    """
+
+    events: tuple[str, ...] = ()
+    matches: tuple[str, ...] = ()
+    date_from: dt.date | None = None
+    date_to: dt.date | None = None
+    players: tuple[str, ...] = ()
+    tie_rule: str | None = None
+    n_players: int | None = None
+    finished_only: bool = False
+
+    def __post_init__(self) -> None:
+        # Lists are accepted for convenience and stored as tuples (kept hashable).
+        for name in ("events", "matches", "players"):
+            value = getattr(self, name)
+            if isinstance(value, str):
+                raise TypeError(f"Filters.{name} takes a sequence of names, not the string "
+                                f"{value!r}; write ({value!r},)")
+            if not isinstance(value, tuple):
+                object.__setattr__(self, name, tuple(value))
+        if self.tie_rule is not None and self.tie_rule not in TIE_RULES:
+            raise ValueError(f"tie_rule must be one of {', '.join(TIE_RULES)} or None, "
+                             f"not {self.tie_rule!r}")
+
+    @property
+    def is_empty(self) -> bool:
+        """True when no field filters anything (every game is kept)."""
+        return self == Filters()
+
+    def games_where(self, alias: str = "g") -> tuple[str, list]:
+        """An SQL boolean expression over ``games AS alias`` and its ``?`` parameters, in order.
+
+        ``"TRUE"`` and no parameters when the filters are empty.
+        """
+        parts: list[str] = []
+        params: list = []
+
+        def among(column: str, values: tuple[str, ...]) -> None:
+            parts.append(f"{column} IN ({', '.join('?' * len(values))})")
+            params.extend(values)
+
+        if self.events:
+            among(f"{alias}.event", self.events)
+        if self.matches:
+            among(f"{alias}.match", self.matches)
+        if self.date_from is not None:
+            parts.append(f"{alias}.date >= ?")
+            params.append(self.date_from)
+        if self.date_to is not None:
+            parts.append(f"{alias}.date <= ?")
+            params.append(self.date_to)
+        if self.tie_rule is not None:
+            parts.append(f"{alias}.tie_rule = ?")
+            params.append(self.tie_rule)
+        if self.n_players is not None:
+            parts.append(f"{alias}.n_players = ?")
+            params.append(self.n_players)
+        if self.finished_only:
+            parts.append(f"{alias}.finished")
+        if self.players:
+            marks = ", ".join("?" * len(self.players))
+            parts.append(f"{alias}.game_id IN (SELECT game_id FROM game_players "
+                         f"WHERE player IN ({marks}))")
+            params.extend(self.players)
+        return (" AND ".join(parts) or "TRUE"), params
+
+    def to_query_params(self) -> dict[str, str | list[str]]:
+        """URL parameters for this filter; empty fields are left out."""
+        out: dict[str, str | list[str]] = {}
+        if self.events:
+            out[P_EVENT] = list(self.events)
+        if self.matches:
+            out[P_MATCH] = list(self.matches)
+        if self.date_from is not None:
+            out[P_FROM] = self.date_from.isoformat()
+        if self.date_to is not None:
+            out[P_TO] = self.date_to.isoformat()
+        if self.players:
+            out[P_PLAYER] = list(self.players)
+        if self.tie_rule is not None:
+            out[P_TIE_RULE] = self.tie_rule
+        if self.n_players is not None:
+            out[P_PLAYERS_N] = str(self.n_players)
+        if self.finished_only:
+            out[P_FINISHED] = "1"
+        return out
+
+    @classmethod
+    def from_query_params(cls, params: Mapping[str, str | list[str]]) -> Filters:
+        """The filter a URL describes. Unknown keys and unreadable values are ignored."""
+
+        def many(key: str) -> tuple[str, ...]:
+            value = params.get(key)
+            values = [value] if isinstance(value, str) else list(value or ())
+            seen: dict[str, None] = {}
+            for v in values:
+                if isinstance(v, str) and v.strip():
+                    seen.setdefault(v, None)
+            return tuple(seen)
+
+        def one(key: str) -> str | None:
+            found = many(key)
+            return found[-1].strip() if found else None
+
+        tie_rule = (one(P_TIE_RULE) or "").lower()
+        n_text = one(P_PLAYERS_N)
+        n_players = int(n_text) if n_text and n_text.isdigit() else None
+        return cls(
+            events=many(P_EVENT),
+            matches=many(P_MATCH),
+            date_from=_date(one(P_FROM)),
+            date_to=_date(one(P_TO)),
+            players=many(P_PLAYER),
+            tie_rule=tie_rule if tie_rule in TIE_RULES else None,
+            n_players=n_players if n_players in PLAYER_COUNTS else None,
+            finished_only=(one(P_FINISHED) or "").lower() in _TRUE,
+        )
+
+    def describe(self) -> str:
+        """A short human-readable summary, e.g. ``event: Thursday club · finished only``."""
+        bits: list[str] = []
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value in ((), None, False):
+                continue
+            if isinstance(value, tuple):
+                value = ", ".join(value)
+            elif value is True:
+                value = "yes"
+            bits.append(f"{f.name.replace('_', ' ')}: {value}")
+        return " · ".join(bits) or "all games"
+
+
+def _date(text: str | None) -> dt.date | None:
+    """An ISO date (``2026-11-26``; the .gops form ``2026.11.26`` too), or None if unreadable."""
+    if not text:
+        return None
+    try:
+        return dt.date.fromisoformat(text.replace(".", "-"))
+    except ValueError:
+        return None
+
+
+def games_cte(f: Filters, columns: str = "g.*", name: str = "fg") -> tuple[str, list]:
+    """``name AS (SELECT columns FROM games g WHERE <filters>)`` for a WITH clause, and params.
+
+    Put it first in the WITH clause so its parameters come first.
+    """
+    where, params = f.games_where("g")
+    return f"{name} AS (SELECT {columns} FROM games g WHERE {where})", params
+
+
+def run(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None) -> pl.DataFrame:
+    """A query's whole result as a polars frame (typed columns even when it is empty)."""
+    return con.sql(sql, params=params or []).pl()
+
+#: The empty filter: every game.
+ALL_GAMES = Filters()

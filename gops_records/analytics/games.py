@@ -1,0 +1,164 @@
+"""Game lists and one game round by round, plus the data-quality tables (imports, rejects)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import duckdb
+import polars as pl
+
+from gops_records.analytics.filters import Filters, games_cte, run
+
+#: Fixed columns of :attr:`GameDetail.rounds`; the bid columns (one per player) come between.
+ROUND_COLUMNS = ("round_no", "prize", "pool_cards", "pool_value", "carried_in")
+AFTER_BIDS = ("taken_by", "score", "comment")
+
+
+@dataclass(frozen=True)
+class GameDetail:
+    """One game for the game viewer.
+
+    ``header`` holds the game's facts (event, site, date, tie_rule, cards, n_players,
+    result, winner, source, source_line, players, scores, and more); ``rounds`` has one
+    row per round: round_no, prize, pool_cards (text such as '8+5'), pool_value,
+    carried_in, one bid column per player (named as ``header['bid_columns']``),
+    taken_by (player or 'tie'), score (running score after the round, e.g. '13-0'),
+    comment.
+    """
+
+    header: dict
+    rounds: pl.DataFrame
+
+
+def list_games(con: duckdb.DuckDBPyConnection, f: Filters, limit: int = 200,
+               player: str | None = None) -> pl.DataFrame:
+    """The newest ``limit`` games the filters keep (and ``player`` played, if given).
+
+    Newest date first (undated games last), then file order. ``players`` is the names in
+    seat order joined by ' · '; ``result`` is '*' for an unfinished game; ``winner`` is
+    a name, 'draw', or null while unfinished. Columns: game_id, date, event, match,
+    players, result, winner, rounds_played, tie_rule, n_players, finished, source,
+    source_game.
+    """
+    scope, params = games_cte(f)
+    extra = ""
+    if player is not None:
+        extra = "WHERE game_id IN (SELECT game_id FROM game_players WHERE player = ?)"
+        params = [*params, player]
+    return run(con, f"""WITH {scope},
+        page AS (
+            SELECT * FROM fg {extra}
+            ORDER BY date DESC NULLS LAST, source, source_game LIMIT ?
+        ),
+        names AS (
+            SELECT p.game_id, string_agg(p.player, ' · ' ORDER BY p.seat) AS players
+            FROM game_players p SEMI JOIN page USING (game_id) GROUP BY p.game_id
+        )
+        SELECT page.game_id, date, event, match, names.players,
+               coalesce(result, '*') AS result,
+               coalesce(winner, CASE WHEN finished THEN 'draw' END) AS winner,
+               rounds_played::INTEGER AS rounds_played, tie_rule,
+               n_players::INTEGER AS n_players, finished, source, source_game
+        FROM page LEFT JOIN names USING (game_id)
+        ORDER BY date DESC NULLS LAST, source, source_game""",
+               [*params, max(int(limit), 0)])
+
+
+def game_detail(con: duckdb.DuckDBPyConnection, game_id: str) -> GameDetail | None:
+    """The game with this id round by round, or None if there is no such game."""
+    head = run(con, """SELECT game_id, event, site, date, date_text, round, match, tie_rule,
+                              cards::INTEGER AS cards, prize_order,
+                              n_players::INTEGER AS n_players, finished,
+                              rounds_played::INTEGER AS rounds_played,
+                              unclaimed::INTEGER AS unclaimed, result, winner, source,
+                              source_game, source_line, import_id
+                       FROM games WHERE game_id = ?""", [game_id])
+    if head.is_empty():
+        return None
+    header = head.row(0, named=True)
+    seats = run(con, "SELECT seat, player, score::INTEGER AS score, outcome FROM game_players "
+                     "WHERE game_id = ? ORDER BY seat", [game_id])
+    header["players"] = seats["player"].to_list()
+    header["scores"] = seats["score"].to_list()
+    header["outcomes"] = seats["outcome"].to_list()
+    if header["result"] is None:
+        header["result"] = "*"
+    if header["winner"] is None and header["finished"]:
+        header["winner"] = "draw"
+    columns = _bid_columns(seats["seat"].to_list(), header["players"])
+    header["bid_columns"] = list(columns.values())
+    header["seats"] = list(columns)
+    header["tags"] = dict(run(con, "SELECT unnest(map_entries(tags)) AS e FROM games "
+                                   "WHERE game_id = ?", [game_id])
+                          .unnest("e").iter_rows())
+    rounds = run(con, """SELECT round_no::INTEGER AS round_no, prize::INTEGER AS prize,
+                                array_to_string(pool_cards, '+') AS pool_cards,
+                                pool_value::INTEGER AS pool_value,
+                                carried_in::INTEGER AS carried_in, winner_seat, comment
+                         FROM rounds WHERE game_id = ? ORDER BY round_no""", [game_id])
+    bids = run(con, "SELECT round_no::INTEGER AS round_no, seat, bid::INTEGER AS bid "
+                    "FROM bids WHERE game_id = ?", [game_id])
+    return GameDetail(header, _round_table(rounds, bids, seats, columns))
+
+
+def _bid_columns(seats: list[str], players: list[str]) -> dict[str, str]:
+    """Seat -> bid column name: the player's name, made unique and kept off fixed names."""
+    taken = set(ROUND_COLUMNS) | set(AFTER_BIDS) | {"winner_seat"}
+    out: dict[str, str] = {}
+    for seat, name in zip(seats, players, strict=True):
+        column = name if name not in taken and players.count(name) == 1 else f"{name} ({seat})"
+        taken.add(column)
+        out[seat] = column
+    return out
+
+
+def _round_table(rounds: pl.DataFrame, bids: pl.DataFrame, seats: pl.DataFrame,
+                 columns: dict[str, str]) -> pl.DataFrame:
+    """Rounds with one bid column per player, who took the pool and the running score."""
+    name_of = dict(zip(seats["seat"], seats["player"], strict=True))
+    table = rounds
+    for seat, column in columns.items():
+        mine = bids.filter(pl.col("seat") == seat).select("round_no", pl.col("bid").alias(column))
+        table = table.join(mine, on="round_no", how="left")
+    running = [
+        pl.when(pl.col("winner_seat") == seat).then(pl.col("pool_value")).otherwise(0)
+        .cum_sum().cast(pl.String)
+        for seat in columns
+    ]
+    return table.sort("round_no").with_columns(
+        pl.col("winner_seat").replace_strict(name_of, default="tie", return_dtype=pl.String)
+        .alias("taken_by"),
+        (pl.concat_str(running, separator="-") if running else pl.lit("")).alias("score"),
+    ).select(*ROUND_COLUMNS, *columns.values(), *AFTER_BIDS)
+
+
+def list_imports(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Every import, newest first. Columns: import_id, started_at, finished_at, files,
+    sources (comma-separated), games_seen, games_new, games_duplicate, games_rejected,
+    rejects_new, rejects_duplicate, seconds."""
+    return run(con, """SELECT import_id, started_at, finished_at, len(sources) AS files,
+                              array_to_string(sources, ', ') AS sources, games_seen, games_new,
+                              games_duplicate, games_rejected, rejects_new, rejects_duplicate,
+                              seconds
+                       FROM imports ORDER BY import_id DESC""")
+
+
+def list_rejects(con: duckdb.DuckDBPyConnection, limit: int = 200) -> pl.DataFrame:
+    """Quarantined records, newest import first, in file order.
+
+    ``codes`` lists the distinct problem codes, ``first_error`` is the first problem as
+    'line L, column C: message'. Columns: import_id, source, source_game, source_line,
+    codes, first_error, raw_text, n_errors, reject_id.
+    """
+    return run(con, """SELECT import_id, source, source_game, source_line,
+                              array_to_string(list_sort(list_distinct(
+                                  list_transform(errors, lambda e: e.code))), ', ') AS codes,
+                              CASE WHEN len(errors) > 0 THEN
+                                  'line ' || coalesce(errors[1].line::VARCHAR, '?')
+                                  || ', column ' || coalesce(errors[1]."column"::VARCHAR, '?')
+                                  || ': ' || errors[1].message
+                              END AS first_error,
+                              raw_text, len(errors) AS n_errors, reject_id
+                       FROM rejects
+                       ORDER BY import_id DESC, source, source_game NULLS FIRST, reject_id
+                       LIMIT ?""", [max(int(limit), 0)])

@@ -1,0 +1,161 @@
+"""Session results: what is in the database, standings, match results and head-to-head tables.
+
+Results count finished games only (an unfinished game has no outcome). Players are
+identified by the name written in the record.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import duckdb
+import polars as pl
+
+from gops_records.analytics.filters import ALL_GAMES, Filters, games_cte, run
+from gops_records.analytics.stats import wilson_exprs
+from gops_records.store.db import scalar
+
+
+def list_events(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """Every event name in the database, sorted."""
+    rows = con.execute("SELECT DISTINCT event FROM games WHERE event IS NOT NULL "
+                       "ORDER BY event").fetchall()
+    return [r[0] for r in rows]
+
+
+def list_matches(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """Every match name (the Match tag) in the database, sorted."""
+    rows = con.execute("SELECT DISTINCT match FROM games WHERE match IS NOT NULL "
+                       "ORDER BY match").fetchall()
+    return [r[0] for r in rows]
+
+
+def list_players(con: duckdb.DuckDBPyConnection, f: Filters = ALL_GAMES) -> list[str]:
+    """Players who played in the games the filters keep, sorted."""
+    if f.is_empty:
+        rows = con.execute("SELECT DISTINCT player FROM game_players ORDER BY player").fetchall()
+    else:
+        scope, params = games_cte(f, "g.game_id")
+        rows = con.execute(f"WITH {scope} SELECT DISTINCT p.player FROM game_players p "
+                           "SEMI JOIN fg USING (game_id) ORDER BY p.player", params).fetchall()
+    return [r[0] for r in rows]
+
+
+def date_range(con: duckdb.DuckDBPyConnection) -> tuple[dt.date | None, dt.date | None]:
+    """The first and last known game dates (None, None for no dated games)."""
+    rows = con.execute("SELECT min(date), max(date) FROM games").fetchall()
+    return rows[0][0], rows[0][1]
+
+
+def overview(con: duckdb.DuckDBPyConnection, f: Filters) -> dict:
+    """Counts for a summary line: games, finished, players, rounds (of the filtered games),
+    events, first_date, last_date; imports and rejects are database-wide (not filtered)."""
+    scope, params = games_cte(f, "g.game_id, g.finished, g.rounds_played, g.event, g.date")
+    row = run(con, f"""WITH {scope}
+        SELECT count(*) AS games, count(*) FILTER (finished) AS finished,
+               (SELECT count(DISTINCT p.player) FROM game_players p
+                SEMI JOIN fg USING (game_id)) AS players,
+               coalesce(sum(rounds_played), 0)::BIGINT AS rounds,
+               count(DISTINCT event) AS events, min(date) AS first_date, max(date) AS last_date
+        FROM fg""", params).row(0, named=True)
+    row["imports"] = scalar(con, "SELECT count(*) FROM imports")
+    row["rejects"] = scalar(con, "SELECT count(*) FROM rejects")
+    return row
+
+
+def standings(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+    """One row per player over the finished games the filters keep, best first.
+
+    points_against is the best opponent's score in each game (the score to beat), so
+    point_diff is positive exactly for wins and zero for draws, with 2 players or more.
+    Order: wins + draws/2, then point_diff, then points_for. Columns: player, games, wins,
+    draws, losses, points_for, points_against, point_diff, win_rate, ci_low, ci_high.
+    """
+    scope, params = games_cte(f, "g.game_id, g.finished")
+    out = run(con, f"""WITH {scope},
+        scored AS (
+            SELECT p.player, p.score, p.outcome,
+                   max(p.score) OVER (PARTITION BY p.game_id ORDER BY p.seat
+                                      ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING
+                                      EXCLUDE CURRENT ROW) AS against
+            FROM game_players p SEMI JOIN fg ON fg.game_id = p.game_id AND fg.finished
+        )
+        SELECT player, count(*) AS games,
+               count(*) FILTER (outcome = 'win') AS wins,
+               count(*) FILTER (outcome = 'draw') AS draws,
+               count(*) FILTER (outcome = 'loss') AS losses,
+               sum(score)::BIGINT AS points_for, sum(against)::BIGINT AS points_against,
+               (sum(score) - sum(against))::BIGINT AS point_diff
+        FROM scored GROUP BY player
+        ORDER BY wins + draws / 2 DESC, point_diff DESC, points_for DESC, player""", params)
+    rate, low, high = wilson_exprs(pl.col("wins"), pl.col("games"))
+    return out.with_columns(rate.alias("win_rate"), low.alias("ci_low"), high.alias("ci_high"))
+
+
+def match_results(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+    """Each match (games sharing a Match tag) scored two ways: cumulative points and best-of-N.
+
+    total_points adds the player's points over the match's finished games; cumulative_rank
+    ranks them (1 = most; equal totals share a rank). game_wins counts games won;
+    best_of_winner is the player with the most game wins, cumulative_winner the one with
+    the highest total (None when shared). match_games is the match's finished games.
+    Columns: match, player, games, total_points, game_wins, cumulative_rank, best_of_winner,
+    cumulative_winner, match_games.
+    """
+    scope, params = games_cte(f, "g.game_id, g.match, g.finished")
+    return run(con, f"""WITH {scope},
+        per_player AS (
+            SELECT fg.match, p.player, count(*) AS games, sum(p.score)::BIGINT AS total_points,
+                   count(*) FILTER (p.outcome = 'win') AS game_wins
+            FROM game_players p JOIN fg USING (game_id)
+            WHERE fg.finished AND fg.match IS NOT NULL
+            GROUP BY fg.match, p.player
+        ),
+        ranked AS (
+            SELECT *,
+                   rank() OVER (PARTITION BY match ORDER BY total_points DESC) AS cumulative_rank,
+                   rank() OVER (PARTITION BY match ORDER BY game_wins DESC) AS wins_rank,
+                   count(*) FILTER (total_points = max_points) OVER (PARTITION BY match)
+                       AS n_top_points,
+                   count(*) FILTER (game_wins = max_wins) OVER (PARTITION BY match) AS n_top_wins
+            FROM (SELECT *, max(total_points) OVER (PARTITION BY match) AS max_points,
+                         max(game_wins) OVER (PARTITION BY match) AS max_wins
+                  FROM per_player)
+        ),
+        winners AS (
+            SELECT match,
+                   any_value(player) FILTER (game_wins = max_wins AND n_top_wins = 1)
+                       AS best_of_winner,
+                   any_value(player) FILTER (total_points = max_points AND n_top_points = 1)
+                       AS cumulative_winner
+            FROM ranked GROUP BY match
+        ),
+        sizes AS (
+            SELECT match, count(*) AS match_games FROM fg
+            WHERE finished AND match IS NOT NULL GROUP BY match
+        )
+        SELECT r.match, r.player, r.games, r.total_points, r.game_wins, r.cumulative_rank,
+               w.best_of_winner, w.cumulative_winner, s.match_games
+        FROM ranked r JOIN winners w USING (match) JOIN sizes s USING (match)
+        ORDER BY r.match, r.cumulative_rank, r.wins_rank, r.player""", params)
+
+
+def head_to_head(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+    """Every ordered pair of players who met in a finished game: who scored more.
+
+    With 3-4 players each pair in a game is compared by their two scores. Each pair
+    appears from both sides. Columns: player, opponent, games, wins, draws, losses,
+    points_for, points_against; most games first.
+    """
+    scope, params = games_cte(f, "g.game_id, g.finished")
+    return run(con, f"""WITH {scope}
+        SELECT p.player, o.player AS opponent, count(*) AS games,
+               count(*) FILTER (p.score > o.score) AS wins,
+               count(*) FILTER (p.score = o.score) AS draws,
+               count(*) FILTER (p.score < o.score) AS losses,
+               sum(p.score)::BIGINT AS points_for, sum(o.score)::BIGINT AS points_against
+        FROM game_players p
+        JOIN game_players o ON o.game_id = p.game_id AND o.seat <> p.seat
+        SEMI JOIN fg ON fg.game_id = p.game_id AND fg.finished
+        GROUP BY p.player, o.player
+        ORDER BY games DESC, player, opponent""", params)

@@ -1,0 +1,55 @@
+"""Pool figures of the club database, counted by hand."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from gops_records.analytics import (
+    Filters,
+    carried_per_game,
+    largest_pools,
+    pool_distribution,
+    unclaimed_per_game,
+)
+
+
+def test_pool_distribution(con):
+    out = pool_distribution(con, Filters())
+    assert out.columns == ["pool_value", "pool_cards", "rounds"]
+    assert out.rows() == [(1, 1, 3), (2, 1, 5), (3, 1, 5), (4, 1, 3), (4, 2, 1), (5, 2, 1),
+                          (6, 2, 2), (7, 3, 1)]
+    assert out["rounds"].sum() == 21
+
+
+def test_largest_pools_names_who_took_them(con, game_ids):
+    out = largest_pools(con, Filters(), limit=3)
+    assert out.columns == ["game_id", "event", "date", "round_no", "pool_value", "pool_cards",
+                           "winner"]
+    assert out.select("game_id", "round_no", "pool_value", "pool_cards", "winner").rows() == [
+        (game_ids["G2"], 3, 7, "4+2+1", "Ann"),
+        (game_ids["G4"], 2, 6, "2+4", "Cid"),   # newer of the two 6-point pools
+        (game_ids["G2"], 2, 6, "4+2", "tie"),
+    ]
+    assert out["date"].to_list()[1] == dt.date(2026, 2, 1)
+    only_g1 = largest_pools(con, Filters(matches=("M1",), date_to=dt.date(2026, 1, 8)), limit=1)
+    assert only_g1.row(0)[3:] == (3, 7, "4+2+1", "Ann")
+    assert largest_pools(con, Filters(), limit=0).height == 0
+
+
+def test_carried_per_game(con):
+    # Carry games: G1 carried its 3, G2 its 4 and 2, G4 its 2, G5 its 2.
+    assert carried_per_game(con, Filters()).rows() == [(2, 2), (3, 1), (6, 1)]
+    assert carried_per_game(con, Filters(tie_rule="discard")).height == 0
+    assert carried_per_game(con, Filters(players=("Ann",), tie_rule="carry")).rows() == [
+        (2, 1), (3, 1), (6, 1)]
+
+
+def test_carried_per_game_counts_games_without_ties_at_zero(calm_con):
+    assert carried_per_game(calm_con, Filters()).rows() == [(0, 1)]
+    assert unclaimed_per_game(calm_con, Filters()).rows() == [(0, 1)]
+    assert pool_distribution(calm_con, Filters()).rows() == [(1, 1, 1), (2, 1, 1), (3, 1, 1)]
+
+
+def test_unclaimed_per_game(con):
+    assert unclaimed_per_game(con, Filters()).rows() == [(0, 3), (1, 1), (7, 1)]
+    assert unclaimed_per_game(con, Filters(tie_rule="discard")).rows() == [(1, 1), (7, 1)]

@@ -1,0 +1,82 @@
+"""Tie figures of the club database, counted by hand (see conftest for the games)."""
+
+from __future__ import annotations
+
+import pytest
+
+from gops_records.analytics import (
+    Filters,
+    final_ties,
+    tie_streaks,
+    tie_summary,
+    ties_by_pair,
+    ties_by_round,
+)
+from gops_records.analytics.stats import wilson
+
+
+def test_tie_summary_by_rule_and_overall(con):
+    out = tie_summary(con, Filters())
+    assert out.columns == ["tie_rule", "rounds", "ties", "rate", "ci_low", "ci_high"]
+    rows = {r["tie_rule"]: (r["rounds"], r["ties"]) for r in out.iter_rows(named=True)}
+    # carry: G1 (1 tie), G2 (2), G4 (1), G5 (1) over 4+4+4+2 rounds; discard: G3 (2), G6 (1).
+    assert rows == {"carry": (14, 5), "discard": (7, 3), "all": (21, 8)}
+    assert out["tie_rule"].to_list()[-1] == "all"
+    last = out.row(-1, named=True)
+    assert last["rate"] == pytest.approx(8 / 21)
+    assert (last["ci_low"], last["ci_high"]) == pytest.approx(wilson(8, 21))
+
+
+def test_tie_summary_follows_filters(con):
+    out = tie_summary(con, Filters(events=("Club",), finished_only=True))
+    rows = {r["tie_rule"]: (r["rounds"], r["ties"]) for r in out.iter_rows(named=True)}
+    assert rows == {"carry": (8, 3), "discard": (4, 2), "all": (12, 5)}
+
+
+def test_ties_by_round(con):
+    out = ties_by_round(con, Filters())
+    assert out.select("round_no", "rounds", "ties").rows() == [
+        (1, 6, 5), (2, 6, 1), (3, 5, 1), (4, 4, 1)]
+    assert out["rate"].to_list()[0] == pytest.approx(5 / 6)
+
+
+def _pairs(out) -> dict[tuple[str, str], tuple[int, int]]:
+    return {(r["player"], r["opponent"]): (r["rounds"], r["ties"])
+            for r in out.iter_rows(named=True)}
+
+
+def test_ties_by_pair_counts_only_players_sharing_the_top_bid(con):
+    out = ties_by_pair(con, Filters())
+    got = _pairs(out)
+    # G4 round 3: Ann and Bob both bid 2 but Cid's 3 is higher, so no tie between them.
+    expected = {("Ann", "Bob"): (15, 5), ("Ann", "Cid"): (11, 2), ("Bob", "Cid"): (9, 1),
+                ("Ann", "Dee"): (3, 0), ("Bob", "Dee"): (3, 0), ("Cid", "Dee"): (3, 0)}
+    for (p, o), value in expected.items():
+        assert got[(p, o)] == value
+        assert got[(o, p)] == value
+    assert len(got) == 12
+    assert out.row(0, named=True)["rounds"] == 15  # most rounds first
+
+
+def test_ties_by_pair_with_filter(con):
+    out = ties_by_pair(con, Filters(finished_only=True, n_players=2))
+    got = _pairs(out)
+    assert got == {("Ann", "Bob"): (8, 3), ("Bob", "Ann"): (8, 3),
+                   ("Ann", "Cid"): (4, 2), ("Cid", "Ann"): (4, 2)}
+
+
+def test_tie_streaks(con):
+    # Lone ties: G1 r1, G4 r1, G5 r1, G6 r1; runs of two: G2 r1-2, G3 r3-4.
+    assert tie_streaks(con, Filters()).rows() == [(1, 4), (2, 2)]
+    assert tie_streaks(con, Filters(tie_rule="discard")).rows() == [(1, 1), (2, 1)]
+
+
+def test_final_ties(con):
+    out = final_ties(con, Filters())
+    assert out["games"] == 5 and out["games_ending_on_tie"] == 1  # only G3 ends on a tie
+    assert out["rate"] == pytest.approx(0.2)
+    assert out["ci"] == pytest.approx(wilson(1, 5))
+    assert out["mean_unclaimed"] == pytest.approx((7 + 1) / 5)
+    assert out["mean_pool_left"] == pytest.approx(4.0)
+    carry = final_ties(con, Filters(tie_rule="carry"))
+    assert (carry["games"], carry["games_ending_on_tie"], carry["mean_pool_left"]) == (3, 0, None)
