@@ -1,0 +1,106 @@
+"""The schema is a contract with users' SQL: every promised table and column, typed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gops_records.store.db import connect, migrate, reading, schema_version
+from gops_records.store.schema import MIGRATIONS, TABLES
+
+INT = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT")
+
+#: The columns issue 3 names, with the DuckDB types they may have.
+CONTRACT: dict[str, dict[str, tuple[str, ...]]] = {
+    "imports": {
+        "import_id": INT, "started_at": ("TIMESTAMP",), "finished_at": ("TIMESTAMP",),
+        "sources": ("VARCHAR[]",), "games_seen": INT, "games_new": INT,
+        "games_duplicate": INT, "games_rejected": INT,
+    },
+    "games": {
+        "game_id": ("VARCHAR",), "import_id": INT, "source": ("VARCHAR",),
+        "source_game": INT, "source_line": INT, "event": ("VARCHAR",), "site": ("VARCHAR",),
+        "date": ("DATE",), "round": ("VARCHAR",), "match": ("VARCHAR",),
+        "tie_rule": ("VARCHAR",), "cards": INT, "n_players": INT, "finished": ("BOOLEAN",),
+        "rounds_played": INT, "unclaimed": INT, "result": ("VARCHAR",),
+        "winner": ("VARCHAR",), "tags": ("MAP(VARCHAR, VARCHAR)",),
+    },
+    "game_players": {
+        "game_id": ("VARCHAR",), "seat": ("VARCHAR",), "player": ("VARCHAR",),
+        "score": INT, "outcome": ("VARCHAR",),
+    },
+    "rounds": {
+        "game_id": ("VARCHAR",), "round_no": INT, "prize": INT,
+        "pool_cards": tuple(f"{t}[]" for t in INT), "pool_value": INT, "carried_in": INT,
+        "tie": ("BOOLEAN",), "winner_seat": ("VARCHAR",), "comment": ("VARCHAR",),
+    },
+    "bids": {
+        "game_id": ("VARCHAR",), "round_no": INT, "seat": ("VARCHAR",),
+        "player": ("VARCHAR",), "bid": INT, "won": ("BOOLEAN",),
+    },
+    "rejects": {
+        "import_id": INT, "source": ("VARCHAR",), "source_game": INT, "source_line": INT,
+        "raw_text": ("VARCHAR",),
+        "errors": ('STRUCT(code VARCHAR, message VARCHAR, line INTEGER, "column" INTEGER, '
+                   'round INTEGER)[]',),
+    },
+}
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    path = tmp_path / "sub" / "t.duckdb"
+    connect(path).close()  # creates the folder and the file, applies the migrations
+    return path
+
+
+def _columns(db: Path) -> dict[str, dict[str, str]]:
+    with reading(db) as con:
+        rows = con.execute("SELECT table_name, column_name, data_type "
+                           "FROM information_schema.columns").fetchall()
+    found: dict[str, dict[str, str]] = {}
+    for table, column, kind in rows:
+        found.setdefault(table, {})[column] = kind
+    return found
+
+
+@pytest.mark.parametrize("table", sorted(CONTRACT))
+def test_every_promised_column_exists_with_a_sensible_type(db: Path, table: str) -> None:
+    found = _columns(db)[table]
+    for column, kinds in CONTRACT[table].items():
+        assert column in found, f"{table}.{column} is missing"
+        assert found[column] in kinds, f"{table}.{column} is {found[column]}"
+
+
+def test_tables_are_the_documented_ones(db: Path) -> None:
+    assert set(_columns(db)) == {*TABLES, "schema_migrations"}
+    assert set(TABLES) == set(CONTRACT)
+
+
+def test_schema_migrations_records_version_1(db: Path) -> None:
+    with reading(db) as con:
+        rows = con.execute("SELECT version, name, applied_at FROM schema_migrations").fetchall()
+    assert [(v, n) for v, n, _ in rows] == [(1, MIGRATIONS[0].name)]
+    assert rows[0][2] is not None
+
+
+def test_migrating_twice_is_a_no_op(db: Path) -> None:
+    with reading(db) as con:
+        before = con.execute("SELECT * FROM schema_migrations").fetchall()
+    con = connect(db)  # a second read-write open migrates again
+    try:
+        assert schema_version(con) == 1
+        assert migrate(con) == 1
+        assert con.execute("SELECT * FROM schema_migrations").fetchall() == before
+    finally:
+        con.close()
+
+
+def test_not_null_columns_refuse_nulls(db: Path) -> None:
+    con = connect(db)
+    try:
+        with pytest.raises(Exception, match="NOT NULL"):
+            con.execute("INSERT INTO games (game_id) VALUES ('x')")
+    finally:
+        con.close()
