@@ -1,0 +1,77 @@
+"""Habits: the statistics by hand, and the habits found in simulated bots."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pytest
+
+from gops_records.scouting.features import Situations, situation_frame
+from gops_records.scouting.habits import candidate_tests, find_habits, holm, upper_tail, wilson
+
+RANDOM_PLAYERS = ("Anna de Vries", "Lena Fischer", "Marco Rossi", "Tom Okafor")
+
+
+def habits_of(con, name: str):
+    return find_habits(Situations.from_frame(situation_frame(con, name)))
+
+
+def test_wilson_interval():
+    assert wilson(5, 10) == pytest.approx((0.2366, 0.7634), abs=1e-4)
+    low, high = wilson(0, 20)
+    assert low == 0.0 and high == pytest.approx(0.1611, abs=1e-4)
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_holm_step_down():
+    # sorted 0.01, 0.03, 0.04 -> 3 * 0.01, 2 * 0.03, max(1 * 0.04, 0.06)
+    assert holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
+    assert holm([0.5, 0.9]) == pytest.approx([1.0, 1.0])
+
+
+def test_upper_tail_is_the_exact_poisson_binomial():
+    assert upper_tail(8, np.full(10, 0.5)) == pytest.approx(56 / 1024)
+    assert upper_tail(1, np.array([0.5, 0.25])) == pytest.approx(1 - 0.5 * 0.75)
+    assert upper_tail(2, np.array([0.5, 0.25])) == pytest.approx(0.125)
+    assert upper_tail(0, np.array([0.1])) == 1.0
+    assert upper_tail(3, np.array([0.5, 0.5])) == 0.0
+    # large enough for the FFT path: Binomial(300, 1/13), checked against the sum of terms
+    n, p, k = 300, 1 / 13, 35
+    exact = sum(math.comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(k, n + 1))
+    assert upper_tail(k, np.full(n, p)) == pytest.approx(exact, rel=1e-9)
+
+
+def test_counts_on_the_club_game(club_con):
+    s = Situations.from_frame(situation_frame(club_con, "Ann", vs="Bob"))
+    tests = {t.key: t for t in candidate_tests(s)}
+    # Ann still holds the prize's card in rounds 1-7 and 11 (the 7, A, J and 9 went early;
+    # round 13 has one card, no choice); she bids it once, the K in round 3
+    assert (tests["prize"].n, tests["prize"].k) == (8, 1)
+    # she holds prize + 1 in rounds 1 (9), 2 (6), 4 (3), 6 (4), 8 (8) and 11 (5);
+    # she bids it in round 1 only
+    assert (tests["prize+1"].n, tests["prize+1"].k) == (6, 1)
+    assert tests["prize+1"].chances.tolist() == pytest.approx(
+        [1 / 13, 1 / 12, 1 / 10, 1 / 8, 1 / 6, 1 / 3])
+    # the king went in round 3, before round 5
+    assert (tests["top-early"].n, tests["top-early"].k) == (1, 1)
+    assert tests["top-early"].chances.tolist() == [pytest.approx(4 / 13)]
+
+
+def test_prize_bidder_habit_names_what_it_does(sim_con):
+    habits = habits_of(sim_con, "Bruno Keller")
+    assert habits and habits[0].description.startswith("bids exactly the prize 100% of the time")
+    assert re.search(r"\(n=\d+, 95% CI 9\d-100%; uniform play 1\d%\)", habits[0].description)
+    assert habits[0].rate == 1.0 and habits[0].ci[0] > 0.95
+
+
+def test_prize_plus_one_habit_names_what_it_does(sim_con):
+    habits = habits_of(sim_con, "Clara Nowak")
+    assert habits[0].description.startswith("bids the prize plus one 100% of the time")
+    assert "bids exactly the prize" not in " ".join(h.description for h in habits)
+
+
+@pytest.mark.parametrize("name", RANDOM_PLAYERS)
+def test_uniformly_random_bidders_show_no_habits(sim_con, name):
+    assert habits_of(sim_con, name) == []
