@@ -1,0 +1,55 @@
+"""`gops scout`: how predictable a player is, their habits, and how to beat them."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from gops_records.cli.app import app, fail_on
+from gops_records.cli.options import DbOption
+from gops_records.errors import GopsError
+from gops_records.scouting import scout as scout_player
+from gops_records.scouting.counter import DEFAULT_GAMES
+from gops_records.store.db import reading
+
+
+@app.command("scout")
+def scout(
+    player: Annotated[str, typer.Argument(help="The player to scout, as named in the records.",
+                                          show_default=False)],
+    db: DbOption = None,
+    vs: Annotated[str | None, typer.Option(
+        "--vs", help="Your own name: study only the games the player played against you.",
+        show_default=False)] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    seed: Annotated[int, typer.Option("--seed", help="Seed for the folds and the simulated "
+                                      "games: the same seed gives the same report.")] = 0,
+    simulations: Annotated[int, typer.Option(
+        "--simulations", min=10, help="Games simulated to measure the counter-strategy "
+        "(and as many for the random reply).")] = DEFAULT_GAMES,
+) -> None:
+    """Scout an opponent: predictability, habits and a counter-strategy.
+
+    Fits a transparent model of how PLAYER bids (by the offset from the prize, the
+    position in the hand, and the rank matched to the prize's rank, per situation),
+    scores it on held-out games against a uniform choice among the cards in hand, lists
+    the habits that clearly beat uniform play, and measures a best reply to the model by
+    simulating games against it. See docs/scouting.md.
+
+    Example:
+
+        gops scout "Bruno Keller" --db club.duckdb
+
+        gops scout "Bruno Keller" --vs "Anna de Vries" --json --seed 7
+    """
+    try:
+        with reading(db) as con:
+            report = scout_player(con, player, vs=vs, seed=seed, simulations=simulations)
+    except GopsError as exc:
+        fail_on(exc)
+    if as_json:
+        print(json.dumps(report.as_json(), ensure_ascii=False))
+    else:
+        print(report.text())
