@@ -1,0 +1,178 @@
+"""Entry of the Gops dashboard: routes the pages and draws the shared sidebar of filters.
+
+Started by `gops dashboard` (or `streamlit run dashboards/app.py -- --db PATH`). The
+filters live in the URL (``st.query_params``), so a filtered view can be shared as a link;
+the pages read them, with the database path, from :func:`dashboards.data.current_view`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import sys
+from pathlib import Path
+
+import streamlit as st
+
+from dashboards import data
+from dashboards.pages_game import P_GAME
+from dashboards.pages_h2h import P_PAIR
+from dashboards.pages_players import P_PROFILE
+from gops_records.analytics.filters import (
+    P_EVENT,
+    P_FINISHED,
+    P_FROM,
+    P_MATCH,
+    P_PLAYER,
+    P_PLAYERS_N,
+    P_TIE_RULE,
+    P_TO,
+    PLAYER_COUNTS,
+    TIE_RULES,
+    Filters,
+)
+from gops_records.store.db import DatabaseLocked, DatabaseMissing, default_db_path
+
+HERE = Path(__file__).resolve().parent
+FILTER_PARAMS = (P_EVENT, P_MATCH, P_FROM, P_TO, P_PLAYER, P_TIE_RULE, P_PLAYERS_N, P_FINISHED)
+#: URL parameters that belong to one page (by url_path); dropped when another page shows.
+PAGE_PARAMS = {"game": (P_GAME,), "players": (P_PROFILE,), "h2h": (P_PAIR,)}
+ANY = "any"
+#: Session-state keys of the sidebar widgets.
+K_EVENTS, K_MATCHES, K_DATES, K_PLAYERS = "f_events", "f_matches", "f_dates", "f_players"
+K_TIE_RULE, K_N_PLAYERS, K_FINISHED = "f_tie_rule", "f_n_players", "f_finished"
+
+
+def database_path(argv: list[str]) -> Path:
+    """``--db PATH`` after the script's ``--``, else $GOPS_DB, else data/gops.duckdb."""
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--db", type=Path)
+    known, _ = parser.parse_known_args(argv)
+    return (known.db or default_db_path()).resolve()
+
+
+def url_params() -> dict[str, list[str]]:
+    return {key: st.query_params.get_all(key) for key in st.query_params}
+
+
+def load_filters_from_url(f: Filters, events: list[str], matches: list[str]) -> None:
+    """Seed the sidebar widgets from the URL when they have no state of their own.
+
+    That is on a session's first run (a shared link), and after ``st.switch_page``, which
+    drops all widget state (the game links pass the filters along in the URL for this).
+    """
+    widget_keys = (K_EVENTS, K_MATCHES, K_DATES, K_PLAYERS, K_TIE_RULE, K_N_PLAYERS, K_FINISHED)
+    if all(key in st.session_state for key in widget_keys):
+        return
+    st.session_state[K_EVENTS] = [e for e in f.events if e in events]
+    st.session_state[K_MATCHES] = [m for m in f.matches if m in matches]
+    st.session_state[K_PLAYERS] = list(f.players)
+    st.session_state[K_DATES] = tuple(d for d in (f.date_from, f.date_to) if d is not None)
+    st.session_state[K_TIE_RULE] = f.tie_rule or ANY
+    st.session_state[K_N_PLAYERS] = f.n_players or ANY
+    st.session_state[K_FINISHED] = f.finished_only
+
+
+def clear_filters() -> None:
+    for key in (K_EVENTS, K_MATCHES, K_PLAYERS):
+        st.session_state[key] = []
+    st.session_state[K_DATES] = ()
+    st.session_state[K_TIE_RULE] = ANY
+    st.session_state[K_N_PLAYERS] = ANY
+    st.session_state[K_FINISHED] = False
+
+
+def _dates(value: object) -> tuple[dt.date | None, dt.date | None]:
+    """A date_input range value (empty, half picked or whole) as (from, to)."""
+    picked = [d for d in (value if isinstance(value, list | tuple) else [value])
+              if isinstance(d, dt.date)]
+    if not picked:
+        return None, None
+    if len(picked) == 1:
+        return picked[0], picked[0]
+    return min(picked), max(picked)
+
+
+def filter_sidebar(base: data.View, url_path: str) -> Filters:
+    """Draw the filters, keep the URL in step with them, and return them."""
+    events, matches = data.events(base), data.matches(base)
+    first, last = data.date_range(base)
+    load_filters_from_url(Filters.from_query_params(url_params()), events, matches)
+    side = st.sidebar
+    side.header("Filters")
+    side.multiselect("Event", events, key=K_EVENTS, placeholder="all events",
+                     help="A club evening or tournament (the Event tag).")
+    side.date_input("Dates", min_value=first, max_value=last, key=K_DATES,
+                    format="YYYY-MM-DD", help="Pick the first and the last day; "
+                    "a single day picks one session. Undated games drop out once you pick.",
+                    disabled=first is None)
+    side.multiselect("Match", matches, key=K_MATCHES, placeholder="all matches",
+                     help="Games that share a Match tag.")
+    date_from, date_to = _dates(st.session_state.get(K_DATES))
+    scope = Filters(events=st.session_state[K_EVENTS], matches=st.session_state[K_MATCHES],
+                    date_from=date_from, date_to=date_to)
+    chosen = list(st.session_state.get(K_PLAYERS) or [])
+    players = sorted(set(data.players(base.with_filters(scope))) | set(chosen))
+    side.multiselect("Players", players, key=K_PLAYERS, placeholder="everyone",
+                     help="Games in which any of these players played.")
+    side.selectbox("Tie rule", [ANY, *TIE_RULES], key=K_TIE_RULE,
+                   help="carry: a tied prize joins the next one; discard: nobody gets it.")
+    side.selectbox("Players per game", [ANY, *PLAYER_COUNTS], key=K_N_PLAYERS)
+    side.toggle("Finished games only", key=K_FINISHED)
+    tie_rule, n_players = st.session_state[K_TIE_RULE], st.session_state[K_N_PLAYERS]
+    f = Filters(events=scope.events, matches=scope.matches, date_from=date_from,
+                date_to=date_to, players=st.session_state[K_PLAYERS],
+                tie_rule=None if tie_rule == ANY else tie_rule,
+                n_players=None if n_players == ANY else int(n_players),
+                finished_only=bool(st.session_state[K_FINISHED]))
+    side.caption(f"Showing: {f.describe()}")
+    side.button("Clear filters", on_click=clear_filters, disabled=f.is_empty)
+    keep_url_in_step(f, PAGE_PARAMS.get(url_path, ()))
+    return f
+
+
+def keep_url_in_step(f: Filters, page_params: tuple[str, ...]) -> None:
+    """Write the filters into the URL, keeping the current page's own parameters."""
+    current = url_params()
+    target = {k: v for k, v in current.items() if k in page_params}
+    target.update({k: v if isinstance(v, list) else [v] for k, v in f.to_query_params().items()})
+    if target != current:
+        st.query_params.from_dict(target)
+
+
+def pages() -> list:
+    def page(file: str, title: str, icon: str, **kw) -> st.Page:
+        return st.Page(HERE / file, title=title, icon=icon, **kw)
+
+    return [
+        page("pages_session.py", "Session", ":material/trophy:", url_path="session",
+             default=True),
+        page("pages_players.py", "Players", ":material/person:", url_path="players"),
+        page("pages_ties.py", "Ties and pools", ":material/join_inner:", url_path="ties"),
+        page("pages_h2h.py", "Head-to-head", ":material/swords:", url_path="h2h"),
+        page("pages_game.py", "Game viewer", ":material/playing_cards:", url_path="game"),
+        page("pages_quality.py", "Data quality", ":material/fact_check:", url_path="quality"),
+    ]
+
+
+def main() -> None:
+    st.set_page_config(page_title="Gops records", page_icon=":material/playing_cards:",
+                       layout="wide")
+    page = st.navigation(pages())
+    db = database_path(sys.argv[1:])
+    try:
+        base = data.View.of(db)
+        f = filter_sidebar(base, page.url_path)
+        st.session_state[data.VIEW_KEY] = base.with_filters(f)
+        page.run()
+    except DatabaseMissing:
+        st.title(page.title)
+        st.info(f"There is no database at `{db}` yet. Import some games first:\n\n"
+                "    gops import PATH...      # .gops records, CSV or JSONL round logs\n\n"
+                "or try the bundled samples with `gops demo`.")
+    except DatabaseLocked as exc:
+        st.title(page.title)
+        st.warning(f"The database is busy: {exc}. Reload the page in a moment.")
+
+
+main()

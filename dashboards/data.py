@@ -1,0 +1,256 @@
+"""Cached, read-only data access for the dashboard: every call goes through the analytics library.
+
+Each function opens a short-lived read-only DuckDB connection (``store.db.reading``, which
+retries a lock held by an import with backoff) and closes it before returning, so
+`gops import` can write while the dashboard is open. Results are cached with
+``st.cache_data`` for a few seconds; the cache key includes a stamp of the database
+files (size and modification time), so a page shows newly imported games on the
+next interaction instead of waiting for the ttl.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+import polars as pl
+import streamlit as st
+
+from gops_records import analytics
+from gops_records.analytics.filters import Filters
+from gops_records.store.db import reading
+
+TTL_SECONDS = 10
+MAX_ENTRIES = 128
+LOCK_WAIT_SECONDS = 8.0
+
+#: (size, mtime_ns) of the database file and of its write-ahead log.
+Stamp = tuple[int, int, int, int]
+T = TypeVar("T")
+
+
+def stamp(db: str | Path) -> Stamp:
+    """A cheap fingerprint of the database files: changes whenever an import commits."""
+    out: list[int] = []
+    for path in (Path(db), Path(f"{db}.wal")):
+        try:
+            st_ = os.stat(path)
+            out += [st_.st_size, st_.st_mtime_ns]
+        except FileNotFoundError:
+            out += [-1, -1]
+    return tuple(out)  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class View:
+    """What a page looks at: the database (and its stamp) and the sidebar's filters.
+
+    Hashable by value, so it is the cache key of every function below.
+    """
+
+    db: str
+    stamp: Stamp
+    filters: Filters = field(default_factory=Filters)
+
+    @classmethod
+    def of(cls, db: str | Path, filters: Filters | None = None) -> View:
+        return cls(str(db), stamp(db), filters or Filters())
+
+    @property
+    def unfiltered(self) -> View:
+        """The same database with no filters (for lists the filters do not apply to)."""
+        return View(self.db, self.stamp)
+
+    def with_filters(self, filters: Filters) -> View:
+        return View(self.db, self.stamp, filters)
+
+
+VIEW_KEY = "gops_view"
+
+
+def current_view() -> View:
+    """The view the entry script (app.py) set up for this run: database and filters."""
+    view = st.session_state.get(VIEW_KEY)
+    if not isinstance(view, View):
+        raise RuntimeError("no dashboard view in this session: start the dashboard with "
+                           "`gops dashboard`, which runs dashboards/app.py")
+    return view
+
+
+def _read(db: str, fn: Callable[..., T], *args: Any) -> T:
+    """``fn(con, *args)`` on a fresh read-only connection that is closed right after."""
+    with reading(db, timeout=LOCK_WAIT_SECONDS) as con:
+        return fn(con, *args)
+
+
+def _cached(fn: Callable[..., T]) -> Callable[..., T]:
+    return st.cache_data(ttl=TTL_SECONDS, max_entries=MAX_ENTRIES, show_spinner=False)(fn)
+
+
+# -- what the sidebar offers (not filtered) ---------------------------------------------
+
+@_cached
+def events(view: View) -> list[str]:
+    return _read(view.db, analytics.list_events)
+
+
+@_cached
+def matches(view: View) -> list[str]:
+    return _read(view.db, analytics.list_matches)
+
+
+@_cached
+def date_range(view: View) -> tuple[dt.date | None, dt.date | None]:
+    return _read(view.db, analytics.date_range)
+
+
+@_cached
+def players(view: View) -> list[str]:
+    """Players of the games the filters keep (the sidebar passes only the other filters)."""
+    return _read(view.db, analytics.list_players, view.filters)
+
+
+# -- results --------------------------------------------------------------------------
+
+@_cached
+def overview(view: View) -> dict:
+    return _read(view.db, analytics.overview, view.filters)
+
+
+@_cached
+def standings(view: View) -> pl.DataFrame:
+    return _read(view.db, analytics.standings, view.filters)
+
+
+@_cached
+def match_results(view: View) -> pl.DataFrame:
+    return _read(view.db, analytics.match_results, view.filters)
+
+
+@_cached
+def head_to_head(view: View) -> pl.DataFrame:
+    return _read(view.db, analytics.head_to_head, view.filters)
+
+
+# -- one player's bidding ---------------------------------------------------------------
+
+@_cached
+def bid_heatmap(view: View, player: str) -> pl.DataFrame:
+    return _read(view.db, analytics.bid_heatmap, view.filters, player)
+
+
+@_cached
+def bid_minus_prize(view: View, player: str) -> pl.DataFrame:
+    return _read(view.db, analytics.bid_minus_prize, view.filters, player)
+
+
+@_cached
+def relative_bids(view: View, player: str) -> pl.DataFrame:
+    return _read(view.db, analytics.relative_bids, view.filters, player)
+
+
+@_cached
+def bid_habits(view: View, player: str) -> pl.DataFrame:
+    return _read(view.db, analytics.bid_habits, view.filters, player)
+
+
+@_cached
+def carry_effect(view: View, player: str) -> pl.DataFrame:
+    return _read(view.db, analytics.carry_effect, view.filters, player)
+
+
+# -- ties and pools -----------------------------------------------------------------------
+
+@_cached
+def tie_summary(view: View) -> pl.DataFrame:
+    return _read(view.db, analytics.tie_summary, view.filters)
+
+
+@_cached
+def ties_by_round(view: View) -> pl.DataFrame:
+    return _read(view.db, analytics.ties_by_round, view.filters)
+
+
+@_cached
+def ties_by_pair(view: View) -> pl.DataFrame:
+    return _read(view.db, analytics.ties_by_pair, view.filters)
+
+
+@_cached
+def tie_streaks(view: View) -> pl.DataFrame:
+    return _read(view.db, analytics.tie_streaks, view.filters)
+
+
+@_cached
+def final_ties(view: View) -> dict:
+    return _read(view.db, analytics.final_ties, view.filters)
+
+
+@_cached
+def pool_distribution(view: View) -> pl.DataFrame:
+    return _read(view.db, analytics.pool_distribution, view.filters)
+
+
+@_cached
+def largest_pools(view: View, limit: int = 20) -> pl.DataFrame:
+    return _read(view.db, analytics.largest_pools, view.filters, limit)
+
+
+@_cached
+def carried_per_game(view: View) -> pl.DataFrame:
+    return _read(view.db, analytics.carried_per_game, view.filters)
+
+
+@_cached
+def unclaimed_per_game(view: View) -> pl.DataFrame:
+    return _read(view.db, analytics.unclaimed_per_game, view.filters)
+
+
+# -- games and data quality ---------------------------------------------------------------
+
+@_cached
+def games(view: View, limit: int = 500, player: str | None = None) -> pl.DataFrame:
+    return _read(view.db, analytics.list_games, view.filters, limit, player)
+
+
+def game_detail(view: View, game_id: str) -> analytics.GameDetail | None:
+    """The game's header and rounds, or None for an unknown id (filters do not apply)."""
+    return _game_detail(view.unfiltered, game_id)
+
+
+def imports(view: View) -> pl.DataFrame:
+    """Every import, newest first (filters do not apply)."""
+    return _imports(view.unfiltered)
+
+
+def rejects(view: View, limit: int = 200) -> pl.DataFrame:
+    """Quarantined records with their errors and raw text (filters do not apply)."""
+    return _rejects(view.unfiltered, limit)
+
+
+@_cached
+def _game_detail(view: View, game_id: str) -> analytics.GameDetail | None:
+    return _read(view.db, analytics.game_detail, game_id)
+
+
+@_cached
+def _imports(view: View) -> pl.DataFrame:
+    return _read(view.db, analytics.list_imports)
+
+
+@_cached
+def _rejects(view: View, limit: int) -> pl.DataFrame:
+    return _read(view.db, analytics.list_rejects, limit)
+
+
+def explain_empty(view: View) -> str:
+    """What to tell a user who sees no games: an empty database, or filters that keep none."""
+    if overview(view.unfiltered)["games"] == 0:
+        return ("The database has no games yet. Import some with `gops import PATH...` "
+                "(.gops records, CSV or JSONL round logs), or try `gops demo`.")
+    return (f"No games match the filters ({view.filters.describe()}). Widen them in the "
+            "sidebar, or press *Clear filters*.")

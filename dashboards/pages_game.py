@@ -1,0 +1,149 @@
+"""Game viewer: any game round by round (prizes, pool, bids, who took what, running score).
+
+Also home of :func:`game_table`, the game list every other page uses: clicking a row (or
+its link) opens the game here, with ``?game_id=...`` in the URL. The page body runs only
+when Streamlit runs this file as a page (``__name__ == "__main__"``), so other pages can
+import the helpers.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlencode
+
+import polars as pl
+import streamlit as st
+
+from dashboards import charts, data
+from gops_records.analytics import GameDetail
+
+GAME_PAGE = Path(__file__).resolve()
+GAME_URL = "game"  # the url_path app.py gives this page
+P_GAME = "game_id"
+LIST_LIMIT = 500
+
+
+def open_game(game_id: str) -> None:
+    """Switch to the game viewer on ``game_id``, keeping the sidebar's filters in the URL."""
+    params = {**data.current_view().filters.to_query_params(), P_GAME: game_id}
+    st.switch_page(GAME_PAGE, query_params=params)
+
+
+def game_table(games: pl.DataFrame, key: str, *, columns: list[str] | None = None,
+               height: int | str = "auto") -> None:
+    """A table of games; selecting a row opens that game in the game viewer.
+
+    ``games`` needs a ``game_id`` column; ``columns`` picks the others to show.
+    """
+    shown = columns or [c for c in ("date", "event", "match", "players", "result", "winner",
+                                    "rounds_played") if c in games.columns]
+    shared = urlencode(data.current_view().filters.to_query_params(), doseq=True)
+    table = games.with_columns(
+        (f"{GAME_URL}?{P_GAME}=" + pl.col("game_id") + (f"&{shared}" if shared else ""))
+        .alias("open"))
+    event = st.dataframe(
+        table.select("open", *shown), key=key, hide_index=True, height=height,
+        on_select="rerun", selection_mode="single-row",
+        column_config={
+            "open": st.column_config.LinkColumn("game", display_text="open ↗", width="small",
+                                                help="Open in the game viewer (new tab)"),
+            "date": st.column_config.DateColumn("date", format="YYYY-MM-DD"),
+            "rounds_played": st.column_config.NumberColumn("rounds"),
+            "round_no": st.column_config.NumberColumn("round"),
+            "pool_value": st.column_config.NumberColumn("pool value"),
+            "pool_cards": "prize cards in pool",
+        })
+    rows = event.selection.rows if event is not None else []
+    if rows:
+        open_game(table["game_id"][rows[0]])
+
+
+def _label(row: dict) -> str:
+    bits = [str(row["date"]) if row["date"] else "undated", row["event"] or "no event",
+            row["players"], row["result"]]
+    return " · ".join(str(b) for b in bits if b)
+
+
+def running_scores(detail: GameDetail) -> pl.DataFrame:
+    """Long frame (round_no, player, score): each player's points after each round."""
+    rounds = detail.rounds
+    parts = [rounds.select(
+        "round_no", pl.lit(name).alias("player"),
+        pl.when(pl.col("taken_by") == name).then(pl.col("pool_value")).otherwise(0)
+        .cum_sum().alias("score"))
+        for name in dict.fromkeys(detail.header["players"])]
+    return pl.concat(parts) if parts else pl.DataFrame()
+
+
+def bids_long(detail: GameDetail) -> pl.DataFrame:
+    """Long frame (round_no, prize, pool_value, player, bid, won) for the bids chart."""
+    columns = detail.header["bid_columns"]
+    names = dict(zip(columns, detail.header["players"], strict=True))
+    return (detail.rounds.unpivot(index=["round_no", "prize", "pool_value", "taken_by"],
+                                  on=columns, variable_name="column", value_name="bid")
+            .with_columns(pl.col("column").replace_strict(names).alias("player"))
+            .with_columns((pl.col("player") == pl.col("taken_by")).alias("won"))
+            .drop("column", "taken_by"))
+
+
+def show_game(detail: GameDetail) -> None:
+    h = detail.header
+    outcome = {None: "unfinished", "draw": "a draw"}.get(h["winner"], f"{h['winner']} won")
+    st.subheader(f"{' vs '.join(h['players'])}: {outcome}")
+    where = " · ".join(str(x) for x in (h["event"], h["site"], h["date_text"] or h["date"],
+                                         f"round {h['round']}" if h["round"] else None,
+                                         f"match {h['match']}" if h["match"] else None) if x)
+    st.caption(f"{where or 'no event or date recorded'} — from `{h['source']}`, "
+               f"game {h['source_game']} (line {h['source_line']}); id `{h['game_id']}`")
+    cols = st.columns(4)
+    cols[0].metric("Result", h["result"], help="Points in seat order: "
+                   + ", ".join(f"{p} {s}" for p, s in zip(h["players"], h["scores"],
+                                                          strict=True)))
+    cols[1].metric("Tie rule", h["tie_rule"])
+    cols[2].metric("Rounds", f"{h['rounds_played']} of {h['cards']}")
+    cols[3].metric("Unclaimed points", "—" if h["unclaimed"] is None else h["unclaimed"])
+    st.markdown("**Round by round.** *pool* is every prize card on offer (carried ones "
+                "first); *taken by* is who won the pool with the highest bid.")
+    st.dataframe(detail.rounds, hide_index=True, height=36 * (detail.rounds.height + 1) + 3,
+                 column_config={
+        "round_no": st.column_config.NumberColumn("round"),
+        "pool_cards": "pool", "pool_value": "pool value", "carried_in": "carried in",
+        "taken_by": "taken by", "score": "score after"})
+    left, right = st.columns(2)
+    left.altair_chart(charts.running_score_chart(running_scores(detail)), width="stretch")
+    right.altair_chart(charts.game_bids_chart(bids_long(detail)), width="stretch")
+    with st.expander("All tags"):
+        st.json(h["tags"])
+
+
+def main() -> None:
+    view = data.current_view()
+    st.title("Game viewer")
+    st.caption("Any game round by round. Pick one below, or open one from a game list on "
+               "another page; the address bar then holds a link to this game.")
+    games = data.games(view, LIST_LIMIT)
+    wanted = st.query_params.get(P_GAME)
+    if games.is_empty() and not wanted:
+        st.info(data.explain_empty(view))
+        return
+    labels = {row["game_id"]: _label(row) for row in games.iter_rows(named=True)}
+    if wanted and wanted not in labels:
+        labels = {wanted: f"game {wanted}", **labels}
+    ids = list(labels)
+    if st.session_state.get("game_pick") not in ids or (
+            wanted and st.session_state.get("game_url") != wanted):
+        st.session_state["game_pick"] = wanted if wanted in labels else ids[0]
+    game_id = st.selectbox(f"Game ({len(games)} newest that match the filters)", ids,
+                           key="game_pick", format_func=labels.__getitem__)
+    st.session_state["game_url"] = game_id
+    st.query_params[P_GAME] = game_id
+    detail = data.game_detail(view, game_id)
+    if detail is None:
+        st.warning(f"There is no game with id `{game_id}` in this database. It may come "
+                   "from another database; pick a game from the list instead.")
+        return
+    show_game(detail)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,94 @@
+"""Players: one player's bidding tendencies, to study an opponent (or yourself).
+
+Bid against prize, how far above or below the prize, the bid's rank in hand against the
+prize's rank among prizes to come, habits with 95% intervals, and play for carried pools.
+The player is kept in the URL (``?profile=NAME``) so the view can be shared.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboards import charts, data
+from dashboards.pages_game import game_table
+
+P_PROFILE = "profile"
+
+
+def pick_player(view: data.View) -> str | None:
+    names = data.players(view)
+    if not names:
+        return None
+    wanted = st.query_params.get(P_PROFILE)
+    if wanted in names and st.session_state.get("profile_url") != wanted:
+        st.session_state["profile_pick"] = wanted
+    if st.session_state.get("profile_pick") not in names:
+        st.session_state["profile_pick"] = names[0]
+    player = st.selectbox("Player", names, key="profile_pick",
+                          help="Players of the games the sidebar's filters keep.")
+    st.session_state["profile_url"] = player
+    st.query_params[P_PROFILE] = player
+    return player
+
+
+def show_bids(view: data.View, player: str) -> None:
+    heat = data.bid_heatmap(view, player)
+    if heat.is_empty():
+        st.info(f"{player} has no bids in the games the filters keep.")
+        return
+    bids = int(heat["count"].sum())
+    st.caption(f"{bids} bids by {player} in the games in view ({view.filters.describe()}).")
+    left, right = st.columns(2)
+    left.altair_chart(charts.bid_heatmap_chart(heat, player), width="stretch")
+    right.altair_chart(charts.bid_minus_prize_chart(data.bid_minus_prize(view, player), player),
+                       width="stretch")
+    st.header("Relative to what is left")
+    st.caption("A 10 is a high bid early but may be the lowest card left late in the game. "
+               "Here both the bid and the prize are ranked against what was still to play: "
+               "the bid among the cards in hand, the prize among the prizes not yet shown. "
+               "Forced last bids are left out.")
+    relative = data.relative_bids(view, player)
+    left, right = st.columns(2)
+    if relative.is_empty():
+        left.info("No unforced bids in view.")
+    else:
+        left.altair_chart(charts.relative_bids_chart(relative, player), width="stretch")
+    right.altair_chart(charts.habits_chart(data.bid_habits(view, player), player),
+                       width="stretch")
+
+
+def show_carry(view: data.View, player: str) -> None:
+    st.header("When ties have built a pool")
+    st.caption("Bids with carried prizes on offer against bids for a single prize. Only "
+               "carry-rule games build pools; an interval from a few bids is wide.")
+    effect = data.carry_effect(view, player)
+    left, right = st.columns([2, 3])
+    left.altair_chart(charts.carry_effect_chart(effect, player), width="stretch")
+    right.dataframe(effect, hide_index=True, column_config={
+        "n": "bids", "mean_bid": st.column_config.NumberColumn("mean bid", format="%.2f"),
+        "mean_bid_minus_prize": st.column_config.NumberColumn("mean bid - prize",
+                                                              format="%+.2f"),
+        "rate_highest": st.column_config.NumberColumn("highest card left", format="percent"),
+        "ci_low": st.column_config.NumberColumn("95% CI low", format="percent"),
+        "ci_high": st.column_config.NumberColumn("95% CI high", format="percent"),
+        "k_highest": "times highest", "mean_pool_value": st.column_config.NumberColumn(
+            "mean pool value", format="%.1f")})
+
+
+def main() -> None:
+    view = data.current_view()
+    st.title("Players")
+    st.caption("One player's bidding tendencies in the games the sidebar's filters keep.")
+    player = pick_player(view)
+    if player is None:
+        st.info(data.explain_empty(view))
+        return
+    show_bids(view, player)
+    show_carry(view, player)
+    st.header(f"{player}'s games")
+    st.caption("Newest first. Select a row to open the game round by round.")
+    game_table(data.games(view, 200, player), "player_games", height=300)
+
+
+if __name__ == "__main__":
+    main()

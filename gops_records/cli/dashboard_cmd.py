@@ -1,0 +1,126 @@
+"""`gops dashboard` and `gops demo`: start the Streamlit dashboard (after importing samples)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from gops_records.cli.app import app, fail, fail_on
+from gops_records.cli.import_cmd import describe_summary
+from gops_records.cli.options import DbOption
+from gops_records.errors import GopsError
+from gops_records.importer import import_paths
+from gops_records.store.db import ENV_VAR, resolve_db
+
+DEFAULT_PORT = 8501
+DEFAULT_ADDRESS = "127.0.0.1"
+
+PortOption = Annotated[int, typer.Option(
+    "--port", min=1, max=65535, help="Port the dashboard listens on.")]
+AddressOption = Annotated[str, typer.Option(
+    "--address", help="Address to bind; the default serves this machine only. "
+    "Use 0.0.0.0 to share the dashboard on your network.")]
+
+
+def app_script() -> Path:
+    """The installed dashboard entry script (dashboards/app.py)."""
+    import dashboards
+
+    return Path(dashboards.__file__).resolve().parent / "app.py"
+
+
+def samples_dir() -> Path | None:
+    """The bundled sample records: next to the package (a clone), else under the cwd."""
+    candidates = (Path(__file__).resolve().parents[2] / "data" / "samples",
+                  Path.cwd() / "data" / "samples")
+    for folder in candidates:
+        if folder.is_dir() and any(folder.rglob("*.gops")):
+            return folder
+    return None
+
+
+def streamlit_command(db: Path, port: int, address: str) -> list[str]:
+    """The command line that serves the dashboard on the database ``db``."""
+    return [sys.executable, "-m", "streamlit", "run", str(app_script()),
+            "--server.headless=true", f"--server.address={address}", f"--server.port={port}",
+            "--server.fileWatcherType=none", "--browser.gatherUsageStats=false",
+            "--", "--db", str(db)]
+
+
+def serve(db: Path, port: int, address: str) -> None:
+    """Run the dashboard in this process's place (so stopping `gops` stops the server)."""
+    db = db.resolve()
+    if not db.exists():
+        print(f"gops: note: no database at {db} yet; the dashboard will say so until you "
+              "import games (gops import PATH, or gops demo)", file=sys.stderr)
+    command = streamlit_command(db, port, address)
+    env = {**os.environ, ENV_VAR: str(db)}
+    print(f"dashboard on http://{address}:{port} (database {db}); Ctrl-C stops it",
+          file=sys.stderr)
+    sys.stderr.flush()
+    sys.stdout.flush()
+    if os.name == "posix":
+        os.execve(sys.executable, command, env)
+    try:
+        code = subprocess.run(command, env=env, check=False).returncode
+    except KeyboardInterrupt:
+        code = 0
+    raise typer.Exit(code)
+
+
+@app.command("dashboard")
+def dashboard(
+    db: DbOption = None,
+    port: PortOption = DEFAULT_PORT,
+    address: AddressOption = DEFAULT_ADDRESS,
+) -> None:
+    """Open the dashboard: session results, players' bidding, ties and pools, games, data quality.
+
+    Serves on 127.0.0.1 (this machine only) unless --address says otherwise. The
+    dashboard reads the database with short-lived read-only connections, so
+    `gops import` can add games while it is open; pages show them on the next click.
+
+    Example:
+
+        gops dashboard --db club.duckdb --port 8502
+    """
+    serve(resolve_db(db), port, address)
+
+
+@app.command("demo")
+def demo(
+    db: DbOption = None,
+    port: PortOption = DEFAULT_PORT,
+    address: AddressOption = DEFAULT_ADDRESS,
+    no_dashboard: Annotated[bool, typer.Option(
+        "--no-dashboard", help="Only import the samples; do not start the dashboard.")] = False,
+) -> None:
+    """Import the bundled sample club evenings, then open the dashboard on them.
+
+    Idempotent: running it again adds no games (they are counted as duplicates).
+    The samples include some deliberately broken records, which end up in quarantine
+    (see the dashboard's Data quality page).
+
+    Example:
+
+    \b
+        gops demo
+        gops demo --db /tmp/demo.duckdb --no-dashboard
+    """
+    folder = samples_dir()
+    if folder is None:
+        fail("cannot find the bundled samples (data/samples/*.gops); run gops demo from "
+             "the project folder, or import your own records with gops import PATH")
+    path = resolve_db(db)
+    try:
+        summary = import_paths([folder], path)
+    except GopsError as exc:
+        fail_on(exc)
+    typer.echo(describe_summary(summary, path))
+    if not no_dashboard:
+        serve(path, port, address)

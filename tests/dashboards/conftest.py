@@ -1,0 +1,24 @@
+"""Fixtures of the dashboard tests: the hand-written club database, an empty one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from club_fixture import build_club_db
+
+from gops_records.importer import import_paths
+
+
+@pytest.fixture(scope="session")
+def club_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_club_db(tmp_path_factory.mktemp("club"))
+
+
+@pytest.fixture
+def empty_db(tmp_path: Path) -> Path:
+    """A database with the schema and no games (an import of nothing)."""
+    db = tmp_path / "empty.duckdb"
+    (tmp_path / "none").mkdir()
+    import_paths([tmp_path / "none"], db)
+    return db

@@ -1,0 +1,81 @@
+"""`gops demo --no-dashboard` and `gops dashboard`'s command line, without starting a server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pytest
+from club_fixture import GAMES, write_records
+from typer.testing import CliRunner
+
+from gops_records.cli import app, dashboard_cmd
+
+ENV = {"COLUMNS": "250"}
+
+
+def _games(db: Path) -> int:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.execute("SELECT count(*) FROM games").fetchall()[0][0]
+    finally:
+        con.close()
+
+
+def test_demo_imports_once_then_adds_nothing(tmp_path, monkeypatch):
+    samples = write_records(tmp_path / "samples")
+    monkeypatch.setattr(dashboard_cmd, "samples_dir", lambda: samples)
+    db = tmp_path / "demo.duckdb"
+    runner = CliRunner()
+    first = runner.invoke(app, ["demo", "--db", str(db), "--no-dashboard"], env=ENV)
+    assert first.exit_code == 0, first.output
+    assert f"{GAMES} new, 0 duplicate, 1 rejected" in first.stdout
+    assert _games(db) == GAMES
+    second = runner.invoke(app, ["demo", "--db", str(db), "--no-dashboard"], env=ENV)
+    assert second.exit_code == 0, second.output
+    assert f"0 new, {GAMES} duplicate, 1 rejected (0 newly quarantined, 1 already kept)" \
+        in second.stdout
+    assert _games(db) == GAMES
+
+
+def test_demo_on_the_bundled_samples(tmp_path):
+    if dashboard_cmd.samples_dir() is None:
+        pytest.skip("data/samples/ has no .gops files yet")
+    db = tmp_path / "demo.duckdb"
+    runner = CliRunner()
+    first = runner.invoke(app, ["demo", "--db", str(db), "--no-dashboard"], env=ENV)
+    assert first.exit_code == 0, first.output
+    new = _games(db)
+    assert new > 0
+    assert f"{new} new, 0 duplicate" in first.stdout
+    second = runner.invoke(app, ["demo", "--db", str(db), "--no-dashboard"], env=ENV)
+    assert second.exit_code == 0, second.output
+    assert f"0 new, {new} duplicate" in second.stdout
+    assert _games(db) == new
+
+
+def test_demo_without_samples_says_what_to_do(tmp_path, monkeypatch):
+    monkeypatch.setattr(dashboard_cmd, "samples_dir", lambda: None)
+    result = CliRunner().invoke(app, ["demo", "--db", str(tmp_path / "x.duckdb"),
+                                      "--no-dashboard"], env=ENV)
+    assert result.exit_code == 2
+    assert "cannot find the bundled samples" in result.stderr
+    assert not (tmp_path / "x.duckdb").exists()
+
+
+def test_streamlit_command_binds_localhost_and_passes_the_db(tmp_path):
+    command = dashboard_cmd.streamlit_command(tmp_path / "c.duckdb", 8599, "127.0.0.1")
+    assert command[1:4] == ["-m", "streamlit", "run"]
+    assert Path(command[4]).name == "app.py" and Path(command[4]).is_file()
+    assert "--server.address=127.0.0.1" in command
+    assert "--server.port=8599" in command
+    assert "--server.headless=true" in command
+    assert command[-3:] == ["--", "--db", str(tmp_path / "c.duckdb")]
+
+
+def test_dashboard_help_has_an_example():
+    for name in ("dashboard", "demo"):
+        result = CliRunner().invoke(app, [name, "--help"], env=ENV)
+        assert result.exit_code == 0
+        assert "Example:" in result.stdout and f"gops {name}" in result.stdout
+        assert "[default: 127.0.0.1]" in " ".join(result.stdout.split())
