@@ -11,6 +11,7 @@ from gops_records.analytics.bidding import (
     bid_heatmap,
     bid_minus_prize,
     carry_effect,
+    player_bidding,
     relative_bids,
 )
 from gops_records.analytics.filters import ALL_GAMES, Filters
@@ -48,7 +49,8 @@ from gops_records.analytics.ties import (
 
 __all__ = [
     "ALL_GAMES", "Filters", "GameDetail",
-    "bid_habits", "bid_heatmap", "bid_minus_prize", "carry_effect", "relative_bids",
+    "bid_habits", "bid_heatmap", "bid_minus_prize", "carry_effect", "player_bidding",
+    "relative_bids",
     "carried_per_game", "largest_pools", "pool_distribution", "unclaimed_per_game",
     "date_range", "head_to_head", "list_events", "list_matches", "list_players",
     "match_results", "overview", "standings",

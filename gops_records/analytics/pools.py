@@ -9,7 +9,7 @@ from __future__ import annotations
 import duckdb
 import polars as pl
 
-from gops_records.analytics.filters import Filters, games_cte, run
+from gops_records.analytics.filters import Filters, games_cte, in_scope, run
 
 
 def pool_distribution(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
@@ -21,7 +21,7 @@ def pool_distribution(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFram
     return run(con, f"""WITH {scope}
         SELECT r.pool_value::INTEGER AS pool_value, len(r.pool_cards)::INTEGER AS pool_cards,
                count(*) AS rounds
-        FROM rounds r JOIN fg USING (game_id)
+        FROM rounds r {in_scope(f)}
         GROUP BY ALL ORDER BY pool_value, pool_cards""", params)
 
 
@@ -31,24 +31,30 @@ def largest_pools(con: duckdb.DuckDBPyConnection, f: Filters, limit: int = 10) -
     Larger value first, then more cards, then newer games. Columns: game_id, event, date,
     round_no, pool_value, pool_cards (text such as '8+5+3'), winner.
     """
-    scope, params = games_cte(f, "g.game_id, g.event, g.date, g.source, g.source_game")
+    # The limit-th largest pool value bounds the candidates, so only a handful of rounds
+    # are joined to their games (for the date order and the winner's name).
+    scope, params = games_cte(f, "g.game_id, g.event, g.date")
+    limit = max(int(limit), 0)
     return run(con, f"""WITH {scope},
-        top AS (
-            SELECT r.game_id, fg.event, fg.date, r.round_no, r.pool_value, r.pool_cards,
-                   r.winner_seat, fg.source, fg.source_game
-            FROM rounds r JOIN fg USING (game_id)
-            ORDER BY r.pool_value DESC, len(r.pool_cards) DESC, fg.date DESC NULLS LAST,
-                     r.game_id, r.round_no
-            LIMIT ?
+        bound AS (
+            SELECT r.pool_value FROM rounds r {in_scope(f)}
+            ORDER BY r.pool_value DESC LIMIT 1 OFFSET ?
+        ),
+        candidates AS (
+            SELECT r.game_id, r.round_no, r.pool_value, r.pool_cards, r.winner_seat
+            FROM rounds r {in_scope(f)}
+            WHERE r.pool_value >= coalesce((SELECT pool_value FROM bound), 0)
         )
-        SELECT t.game_id, t.event, t.date, t.round_no::INTEGER AS round_no,
-               t.pool_value::INTEGER AS pool_value,
-               array_to_string(t.pool_cards, '+') AS pool_cards,
+        SELECT c.game_id, fg.event, fg.date, c.round_no::INTEGER AS round_no,
+               c.pool_value::INTEGER AS pool_value,
+               array_to_string(c.pool_cards, '+') AS pool_cards,
                coalesce(p.player, 'tie') AS winner
-        FROM top t
-        LEFT JOIN game_players p ON p.game_id = t.game_id AND p.seat = t.winner_seat
-        ORDER BY t.pool_value DESC, len(t.pool_cards) DESC, t.date DESC NULLS LAST,
-                 t.game_id, t.round_no""", [*params, max(int(limit), 0)])
+        FROM candidates c
+        JOIN fg USING (game_id)
+        LEFT JOIN game_players p ON p.game_id = c.game_id AND p.seat = c.winner_seat
+        ORDER BY c.pool_value DESC, len(c.pool_cards) DESC, fg.date DESC NULLS LAST,
+                 c.game_id, c.round_no
+        LIMIT ?""", [*params, max(limit - 1, 0), limit])
 
 
 def carried_per_game(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:

@@ -11,7 +11,7 @@ import datetime as dt
 import duckdb
 import polars as pl
 
-from gops_records.analytics.filters import ALL_GAMES, Filters, games_cte, run
+from gops_records.analytics.filters import ALL_GAMES, Filters, games_cte, in_scope, run
 from gops_records.analytics.stats import wilson_exprs
 from gops_records.store.db import scalar
 
@@ -71,14 +71,16 @@ def standings(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     Order: wins + draws/2, then point_diff, then points_for. Columns: player, games, wins,
     draws, losses, points_for, points_against, point_diff, win_rate, ci_low, ci_high.
     """
-    scope, params = games_cte(f, "g.game_id, g.finished")
+    # outcome is NULL exactly for unfinished games, so no join is needed without filters.
+    scope, params = games_cte(f, "g.game_id")
     out = run(con, f"""WITH {scope},
         scored AS (
             SELECT p.player, p.score, p.outcome,
                    max(p.score) OVER (PARTITION BY p.game_id ORDER BY p.seat
                                       ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING
                                       EXCLUDE CURRENT ROW) AS against
-            FROM game_players p SEMI JOIN fg ON fg.game_id = p.game_id AND fg.finished
+            FROM game_players p {in_scope(f)}
+            WHERE p.outcome IS NOT NULL
         )
         SELECT player, count(*) AS games,
                count(*) FILTER (outcome = 'win') AS wins,
@@ -92,23 +94,35 @@ def standings(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     return out.with_columns(rate.alias("win_rate"), low.alias("ci_low"), high.alias("ci_high"))
 
 
-def match_results(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+def match_results(con: duckdb.DuckDBPyConnection, f: Filters,
+                  limit: int | None = None) -> pl.DataFrame:
     """Each match (games sharing a Match tag) scored two ways: cumulative points and best-of-N.
 
     total_points adds the player's points over the match's finished games; cumulative_rank
     ranks them (1 = most; equal totals share a rank). game_wins counts games won;
     best_of_winner is the player with the most game wins, cumulative_winner the one with
     the highest total (None when shared). match_games is the match's finished games.
+    ``limit`` keeps only the matches with the newest last game (a database of simulated
+    play can hold hundreds of thousands of matches). Ordered by match name.
     Columns: match, player, games, total_points, game_wins, cumulative_rank, best_of_winner,
     cumulative_winner, match_games.
     """
-    scope, params = games_cte(f, "g.game_id, g.match, g.finished")
+    scope, params = games_cte(f, "g.game_id, g.match, g.finished, g.date")
+    keep = ""
+    extra: list = []
+    if limit is not None:
+        keep = "QUALIFY row_number() OVER (ORDER BY max(date) DESC NULLS LAST, match) <= ?"
+        extra = [max(int(limit), 0)]
     return run(con, f"""WITH {scope},
+        sizes AS (
+            SELECT match, count(*) AS match_games FROM fg
+            WHERE finished AND match IS NOT NULL GROUP BY match {keep}
+        ),
         per_player AS (
             SELECT fg.match, p.player, count(*) AS games, sum(p.score)::BIGINT AS total_points,
                    count(*) FILTER (p.outcome = 'win') AS game_wins
             FROM game_players p JOIN fg USING (game_id)
-            WHERE fg.finished AND fg.match IS NOT NULL
+            WHERE fg.finished AND fg.match IS NOT NULL AND fg.match IN (SELECT match FROM sizes)
             GROUP BY fg.match, p.player
         ),
         ranked AS (
@@ -129,15 +143,11 @@ def match_results(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
                    any_value(player) FILTER (total_points = max_points AND n_top_points = 1)
                        AS cumulative_winner
             FROM ranked GROUP BY match
-        ),
-        sizes AS (
-            SELECT match, count(*) AS match_games FROM fg
-            WHERE finished AND match IS NOT NULL GROUP BY match
         )
         SELECT r.match, r.player, r.games, r.total_points, r.game_wins, r.cumulative_rank,
                w.best_of_winner, w.cumulative_winner, s.match_games
         FROM ranked r JOIN winners w USING (match) JOIN sizes s USING (match)
-        ORDER BY r.match, r.cumulative_rank, r.wins_rank, r.player""", params)
+        ORDER BY r.match, r.cumulative_rank, r.wins_rank, r.player""", [*params, *extra])
 
 
 def head_to_head(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
@@ -147,15 +157,14 @@ def head_to_head(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     appears from both sides. Columns: player, opponent, games, wins, draws, losses,
     points_for, points_against; most games first.
     """
-    scope, params = games_cte(f, "g.game_id, g.finished")
-    return run(con, f"""WITH {scope}
+    scope, params = games_cte(f, "g.game_id")
+    return run(con, f"""WITH {scope},
+        p AS (SELECT * FROM game_players p {in_scope(f)} WHERE p.outcome IS NOT NULL)
         SELECT p.player, o.player AS opponent, count(*) AS games,
                count(*) FILTER (p.score > o.score) AS wins,
                count(*) FILTER (p.score = o.score) AS draws,
                count(*) FILTER (p.score < o.score) AS losses,
                sum(p.score)::BIGINT AS points_for, sum(o.score)::BIGINT AS points_against
-        FROM game_players p
-        JOIN game_players o ON o.game_id = p.game_id AND o.seat <> p.seat
-        SEMI JOIN fg ON fg.game_id = p.game_id AND fg.finished
+        FROM p JOIN p AS o ON o.game_id = p.game_id AND o.seat <> p.seat
         GROUP BY p.player, o.player
         ORDER BY games DESC, player, opponent""", params)

@@ -16,6 +16,7 @@ from gops_records.analytics import (
     bid_heatmap,
     bid_minus_prize,
     carry_effect,
+    player_bidding,
     relative_bids,
 )
 from gops_records.analytics.stats import wilson
@@ -120,3 +121,16 @@ def test_carry_effect_without_carried_pools(con):
     assert out["pool"].to_list() == ["carried pool", "single prize"]
     assert out["n"].to_list() == [0, 5]
     assert out.row(0, named=True)["rate_highest"] is None
+
+
+@pytest.mark.parametrize("f", [Filters(), NOT_G6, Filters(tie_rule="discard"),
+                               Filters(events=("Nowhere",))])
+def test_player_bidding_matches_the_single_functions(con, f):
+    together = player_bidding(con, f, "Ann", buckets=3)
+    assert together["bid_heatmap"].equals(bid_heatmap(con, f, "Ann"))
+    assert together["bid_minus_prize"].equals(bid_minus_prize(con, f, "Ann"))
+    assert together["relative_bids"].equals(relative_bids(con, f, "Ann", buckets=3))
+    assert together["bid_habits"].equals(bid_habits(con, f, "Ann"))
+    assert together["carry_effect"].equals(carry_effect(con, f, "Ann"))
+    # the temporary table is gone afterwards
+    assert con.execute("SELECT count(*) FROM duckdb_tables() WHERE temporary").fetchall() == [(0,)]

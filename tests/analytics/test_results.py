@@ -108,3 +108,11 @@ def test_head_to_head(con):
     assert len(got) == 12
     two = head_to_head(con, Filters(n_players=2))
     assert {(r[0], r[1]): r[2:] for r in two.rows()}[("Ann", "Bob")] == (2, 1, 0, 1, 11, 9)
+
+
+def test_match_results_limit_keeps_the_newest_matches(con):
+    # M2's game (2026-01-15) is newer than M1's (2026-01-08).
+    assert match_results(con, Filters(), limit=1)["match"].unique().to_list() == ["M2"]
+    assert match_results(con, Filters(), limit=5)["match"].unique(maintain_order=True).to_list() \
+        == ["M1", "M2"]
+    assert match_results(con, Filters(), limit=0).height == 0
