@@ -23,15 +23,14 @@ from enum import StrEnum
 from pathlib import Path
 
 import duckdb
-import polars as pl
 
 from gops_records.errors import GopsError
 from gops_records.notation import CardToken, GameRecord, RoundRecord, write_game
 from gops_records.roundlogs import COLUMNS
 from gops_records.store.db import reading, scalar
 
-#: Games rebuilt and written per chunk (bounded memory for big databases).
-CHUNK_GAMES = 20_000
+#: Rows fetched at a time from DuckDB (bounded memory for big databases).
+BATCH_ROWS = 50_000
 #: The tables a Parquet export writes, one file each.
 PARQUET_TABLES = ("games", "game_players", "rounds", "bids")
 #: Which tag each CSV column carries.
@@ -41,6 +40,8 @@ CSV_TAG_OF = {
     "tie_rule": "TieRule", "cards": "Cards", "prize_order": "PrizeOrder",
 }
 _ORDER = "g.import_id, g.source, g.source_game"
+_CHILD_ORDER = {"game_players": "game_id, seat", "rounds": "game_id, round_no",
+                "bids": "game_id, round_no, seat"}
 
 
 class ExportFormat(StrEnum):
@@ -111,6 +112,7 @@ def export_games(db: str | Path | None, out: str | Path, fmt: ExportFormat | str
               ExportFormat.PARQUET: _write_parquet}[fmt]
     where, params = selection.where()
     with reading(db) as con:
+        con.execute("SET enable_progress_bar = false")  # stdout is the command's
         games = scalar(con, f"SELECT count(*) FROM games g WHERE {where}", params)
         rounds = scalar(con, "SELECT count(*) FROM rounds r SEMI JOIN "
                              f"(SELECT game_id FROM games g WHERE {where}) USING (game_id)",
@@ -120,38 +122,38 @@ def export_games(db: str | Path | None, out: str | Path, fmt: ExportFormat | str
     return ExportSummary(fmt, out, games, rounds)
 
 
+def _selected(where: str) -> str:
+    """CTEs ``sel`` (the selected games, numbered ``n`` in import order) and ``seat_bids``
+    (each of their rounds' bids as a list in seat order)."""
+    return (f"WITH sel AS (SELECT g.*, row_number() OVER (ORDER BY {_ORDER}) AS n "
+            f"FROM games g WHERE {where}), "
+            "seat_bids AS (SELECT game_id, round_no, list(bid ORDER BY seat) AS bids "
+            "FROM bids SEMI JOIN sel USING (game_id) GROUP BY game_id, round_no) ")
+
+
 def iter_records(con: duckdb.DuckDBPyConnection, selection: GameFilter | None = None,
-                 chunk: int = CHUNK_GAMES) -> Iterator[GameRecord]:
+                 batch_rows: int = BATCH_ROWS) -> Iterator[GameRecord]:
     """The selected games rebuilt as records (tags, rounds, comments, result), in the order
-    they were imported; ``chunk`` games are read at a time."""
+    they were imported; one query, streamed ``batch_rows`` rounds at a time."""
     where, params = (selection or GameFilter()).where()
-    ids = [r[0] for r in con.execute(f"SELECT g.game_id FROM games g WHERE {where} "
-                                     f"ORDER BY {_ORDER}", params).fetchall()]
-    for start in range(0, len(ids), chunk):
-        yield from _records(con, ids[start:start + chunk])
-
-
-def _records(con: duckdb.DuckDBPyConnection, ids: list[str]) -> Iterator[GameRecord]:
-    con.register("export_ids", pl.DataFrame({"game_id": ids, "n": range(len(ids))},
-                                            schema={"game_id": pl.String, "n": pl.Int64}))
-    try:
-        games = con.execute(
-            "SELECT g.game_id, g.tags, g.result FROM games g JOIN export_ids USING (game_id) "
-            "ORDER BY n").fetchall()
-        rounds: dict[str, list[RoundRecord]] = {}
-        for game_id, prize, bids, comment in con.execute(
-                "SELECT r.game_id, r.prize, list(b.bid ORDER BY b.seat), any_value(r.comment) "
-                "FROM rounds r SEMI JOIN export_ids USING (game_id) "
-                "JOIN bids b USING (game_id, round_no) "
-                "GROUP BY r.game_id, r.round_no, r.prize ORDER BY r.game_id, r.round_no"
-        ).fetchall():
-            rounds.setdefault(game_id, []).append(
-                RoundRecord(CardToken(prize), tuple(CardToken(b) for b in bids), comment))
-    finally:
-        con.unregister("export_ids")
-    for game_id, tags, result in games:
-        points = tuple(int(x) for x in result.split("-")) if result else None
-        yield GameRecord(dict(tags), tuple(rounds.get(game_id, ())), points)
+    result = con.execute(
+        _selected(where) + "SELECT sel.n, CASE WHEN coalesce(r.round_no, 1) = 1 THEN sel.tags "
+        "END, sel.result, r.prize, b.bids, r.comment FROM sel "
+        "LEFT JOIN rounds r USING (game_id) LEFT JOIN seat_bids b USING (game_id, round_no) "
+        "ORDER BY sel.n, r.round_no", params)
+    current, tags, points, rounds = None, {}, None, []
+    while rows := result.fetchmany(batch_rows):
+        for n, game_tags, result_text, prize, bids, comment in rows:
+            if n != current:
+                if current is not None:
+                    yield GameRecord(tags, tuple(rounds), points)
+                current, tags, rounds = n, dict(game_tags), []
+                points = tuple(int(x) for x in result_text.split("-")) if result_text else None
+            if prize is not None:
+                rounds.append(RoundRecord(CardToken(prize), tuple(map(CardToken, bids)),
+                                          comment))
+    if current is not None:
+        yield GameRecord(tags, tuple(rounds), points)
 
 
 @contextmanager
@@ -174,14 +176,13 @@ def _write_gops(con: duckdb.DuckDBPyConnection, out: Path, selection: GameFilter
 def csv_query(where: str) -> str:
     """SELECT of the round-log rows (the import's columns, in order) of games ``g`` matching
     ``where``: one row per round, cards as numbers, tags in their columns."""
-    expr = {"game": "g.game_id", "round": "r.round_no", "prize": "r.prize",
-            "comment": "any_value(r.comment)"}
-    expr |= {f"bid_{s}": f"max(b.bid) FILTER (WHERE b.seat = '{s.upper()}')" for s in "abcd"}
-    expr |= {column: f"any_value(g.tags['{tag}'])" for column, tag in CSV_TAG_OF.items()}
+    expr = {"game": "sel.game_id", "round": "r.round_no", "prize": "r.prize",
+            "comment": "r.comment"}
+    expr |= {f"bid_{s}": f"b.bids[{i}]" for i, s in enumerate("abcd", start=1)}
+    expr |= {column: f"sel.tags['{tag}']" for column, tag in CSV_TAG_OF.items()}
     select = ", ".join(f'{expr[c]} AS "{c}"' for c in COLUMNS)
-    return (f"SELECT {select} FROM games g JOIN rounds r USING (game_id) "
-            f"JOIN bids b USING (game_id, round_no) WHERE {where} "
-            f"GROUP BY {_ORDER}, g.game_id, r.round_no, r.prize ORDER BY {_ORDER}, r.round_no")
+    return (_selected(where) + f"SELECT {select} FROM sel JOIN rounds r USING (game_id) "
+            "JOIN seat_bids b USING (game_id, round_no) ORDER BY sel.n, r.round_no")
 
 
 def _write_csv(con: duckdb.DuckDBPyConnection, out: Path, selection: GameFilter) -> None:
@@ -190,7 +191,7 @@ def _write_csv(con: duckdb.DuckDBPyConnection, out: Path, selection: GameFilter)
     with _replacing(out) as tmp, tmp.open("w", encoding="utf-8", newline="") as f:
         writer = csv.writer(f, lineterminator="\n")
         writer.writerow(COLUMNS)
-        while rows := result.fetchmany(50_000):
+        while rows := result.fetchmany(BATCH_ROWS):
             writer.writerows(rows)
 
 
@@ -200,7 +201,7 @@ def _write_parquet(con: duckdb.DuckDBPyConnection, out: Path, selection: GameFil
     for table in PARQUET_TABLES:
         rows = (f"SELECT g.* FROM games g WHERE {where} ORDER BY {_ORDER}" if table == "games"
                 else f"SELECT t.* FROM {table} t SEMI JOIN (SELECT game_id FROM games g "
-                     f"WHERE {where}) USING (game_id) ORDER BY ALL")
+                     f"WHERE {where}) USING (game_id) ORDER BY {_CHILD_ORDER[table]}")
         with _replacing(out / f"{table}.parquet") as tmp:
             path = str(tmp).replace("'", "''")
             con.execute(f"COPY ({rows}) TO '{path}' (FORMAT parquet)", params)

@@ -14,7 +14,8 @@ from gops_records.importer import import_paths
 from gops_records.store.db import DatabaseLocked, reading
 
 # Opens a short-lived read-only connection per read, as the dashboard does, until the
-# stop file appears; prints what it saw. Any exception ends it with a traceback.
+# stop file appears; says when its first read is done, then prints what it saw. Any
+# exception ends it with a traceback.
 READER = """
 import json, os, time
 from gops_records.store.db import reading
@@ -23,6 +24,8 @@ while time.monotonic() - started < 60:
     stop = os.path.exists({stop!r})
     with reading({db!r}, timeout=30) as con:
         seen.append(con.execute("SELECT count(*) FROM games").fetchall()[0][0])
+    if len(seen) == 1:
+        print("reading", flush=True)
     if stop:
         break
     time.sleep(0.01)
@@ -45,7 +48,7 @@ def test_reader_and_writer_both_succeed_and_readers_never_see_half_an_import(
     stop = tmp_path / "stop"
     reader = run_python(READER.format(db=str(db), stop=str(stop)))
     try:
-        time.sleep(0.5)  # the reader is reading
+        assert reader.stdout.readline().strip() == "reading", reader.stderr.read()
         clock = time.monotonic()
         writer = subprocess.run(["gops", "import", str(big), "--db", str(db), "--quiet"],
                                 capture_output=True, text=True, timeout=60)
