@@ -221,3 +221,11 @@ def test_simulated_club_evenings_round_trip_in_both_formats(tmp_path: Path) -> N
 def test_help_has_an_example() -> None:
     result = CliRunner().invoke(app, ["export", "--help"], env=ENV)
     assert result.exit_code == 0 and "Example:" in result.stdout
+
+
+def test_a_db_that_is_not_a_database_exits_2(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("not a database")
+    result = _export(tmp_path / "notes.txt", "-f", "csv", "-o", tmp_path / "x.csv")
+    assert result.exit_code == 2
+    assert "not a valid DuckDB database file" in result.stderr
+    assert "Traceback" not in result.output and not (tmp_path / "x.csv").exists()

@@ -113,3 +113,15 @@ def test_locked_database_exits_2_with_a_plain_message(tmp_path: Path, monkeypatc
 def test_help_has_an_example() -> None:
     result = CliRunner().invoke(app, ["import", "--help"], env=ENV)
     assert result.exit_code == 0 and "Example:" in result.stdout
+
+
+def test_a_db_that_is_not_a_database_exits_2_with_a_plain_message(tmp_path: Path) -> None:
+    (tmp_path / "g.gops").write_text(SMALL)
+    (tmp_path / "notes.txt").write_text("my notes, not a database")
+    result = _run(tmp_path / "g.gops", "--db", tmp_path / "notes.txt")
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"gops: error: cannot use the database {tmp_path}/notes.txt")
+    assert "not a valid DuckDB database file" in result.stderr
+    assert (tmp_path / "notes.txt").read_text() == "my notes, not a database"
+    inside_a_file = _run(tmp_path / "g.gops", "--db", tmp_path / "notes.txt" / "t.duckdb")
+    assert inside_a_file.exit_code == 2 and "Traceback" not in inside_a_file.output

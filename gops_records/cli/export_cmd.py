@@ -7,12 +7,14 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Annotated
 
+import duckdb
 import typer
 
 from gops_records.cli.app import app, fail, fail_on
 from gops_records.cli.options import DbOption
 from gops_records.errors import GopsError
 from gops_records.export import ExportFormat, GameFilter, export_games
+from gops_records.store.db import resolve_db
 
 
 def _date(option: str, value: str | None) -> date | None:
@@ -71,6 +73,8 @@ def export(
         summary = export_games(db, out, fmt, selection)
     except GopsError as exc:
         fail_on(exc)
+    except (duckdb.IOException, OSError) as exc:  # e.g. --db names a file of another kind
+        fail(f"cannot export from {resolve_db(db)} to {out}: {exc}")
     if as_json:
         typer.echo(json.dumps(summary.as_dict()))
     else:
