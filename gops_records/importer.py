@@ -9,6 +9,7 @@ was before. Re-importing the same records adds nothing and counts them as duplic
 from __future__ import annotations
 
 import contextlib
+import re
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ import duckdb
 import polars as pl
 
 from gops_records.errors import DecodeError
-from gops_records.notation import iter_games
+from gops_records.fastpath import ChunkFrames, chunk_bytes_for, record_body, record_frames
 from gops_records.notation.model import Problem
 from gops_records.roundlogs import RoundLogError, read_round_log
 from gops_records.sources import SourceError, decode, find_files
@@ -34,6 +35,7 @@ BATCH_GAMES = 20_000
 #: No record needs a longer line; a file with one is damaged and is quarantined whole
 #: (parsing a 100 MB line token by token would take minutes and gigabytes).
 MAX_LINE_BYTES = 1 << 20
+_BLANK = re.compile(rb"[ \t\n\r\x0b\x0c]*")  # what bytes.strip() removes
 
 #: Called with (bytes just processed, file being read) to drive a progress bar.
 Progress = Callable[[int, str], None]
@@ -113,7 +115,7 @@ def _record_import(con: duckdb.DuckDBPyConnection, s: ImportSummary, started: da
 
 
 def file_batches(path: Path, encoding: str = "utf-8", batch_games: int = BATCH_GAMES,
-                 notes: list[str] | None = None) -> Iterator[tuple[Batch, int]]:
+                 notes: list[str] | None = None) -> Iterator[tuple[Batch | ChunkFrames, int]]:
     """Batches of replayed games and rejects from one file, with the bytes each consumed."""
     notes = notes if notes is not None else []
     source = str(path)
@@ -121,7 +123,7 @@ def file_batches(path: Path, encoding: str = "utf-8", batch_games: int = BATCH_G
         data = path.read_bytes()
     except OSError as exc:
         raise SourceError(f"{source}: cannot read: {exc.strerror or exc}") from exc
-    if not data.strip():
+    if _BLANK.fullmatch(data):
         notes.append(f"{source}: empty file, no games")
         return
     long_line = find_long_line(data)
@@ -134,14 +136,14 @@ def file_batches(path: Path, encoding: str = "utf-8", batch_games: int = BATCH_G
                                                                  line, 1)), len(data)
         notes.append(message)
         return
-    try:
-        text = decode(data, encoding, source)
+    kind = ROUND_LOG_KINDS.get(path.suffix.lower())
+    try:  # records stay UTF-8 bytes for the fast path (no 2-bytes-a-character str)
+        text = decode(data, encoding, source) if kind else record_body(data, encoding, source)
     except DecodeError as exc:
         yield _whole_file_reject(data, encoding, source,
                                  Problem("encoding", str(exc), _line_of(exc), 1)), len(data)
         notes.append(str(exc))
         return
-    kind = ROUND_LOG_KINDS.get(path.suffix.lower())
     if kind:
         yield from _round_log_batches(text, kind, source, len(data), notes)
     else:
@@ -183,25 +185,18 @@ def _line_of(exc: DecodeError) -> int:
         return 1
 
 
-def _record_batches(text: str, source: str, size: int, batch_games: int,
-                    notes: list[str]) -> Iterator[tuple[Batch, int]]:
-    batch, done, games = Batch(), 0, 0
-    for number, record in enumerate(iter_games(text), start=1):
-        games += 1
-        report = validate_game(record)
-        if report.valid:
-            batch.add_game(report, source, number)
-        else:
-            batch.add_reject(text[record.start:record.end], report.problems, source, number,
-                             record.line)
-        if len(batch) >= batch_games:
-            consumed = round(size * record.end / max(len(text), 1))
-            yield batch, consumed - done
-            batch, done = Batch(), consumed
+def _record_batches(body: bytes | memoryview, source: str, size: int, batch_games: int,
+                    notes: list[str]) -> Iterator[tuple[ChunkFrames, int]]:
+    """Plain valid games through the vectorised fast path, the rest through the exact one."""
+    done = pos = games = 0
+    for chunk in record_frames(body, source, chunk_bytes=chunk_bytes_for(batch_games)):
+        games += chunk.games
+        pos += chunk.consumed
+        consumed = round(size * pos / max(len(body), 1))
+        yield chunk, consumed - done
+        done = consumed
     if not games:
         notes.append(f"{source}: no games found (only comments or blank lines)")
-    if len(batch):
-        yield batch, size - done
 
 
 def _round_log_batches(text: str, kind: str, source: str, size: int,

@@ -1,0 +1,241 @@
+"""What each distinct line of a record file says, worked out once per distinct line.
+
+A large file repeats few distinct lines (a million simulated games hold about 40,000:
+round lines like ``7. 10♦ Q♣ 10♠``, tag lines, results), so every distinct line is read
+once, in Python, and its meaning is kept as numbers in arrays indexed by a *row*
+(kind, round number, ranks, winner, bit masks, tag name, ...). The vectorised fast path
+then only gathers from these arrays. :meth:`LineBook.rows` maps a polars Series of
+lines to rows by hash and compares every line with its row's text, so a hash collision
+can never change a value (the colliding line becomes ``COMPLEX``: exact path).
+
+Only line shapes whose meaning does not depend on context get a kind other than
+``COMPLEX``: a blank line, one tag, one comment, one terminator, or a numbered round
+with its cards (and trailing comments). Anything else, including a ``{`` comment left
+open at the end of the line, is ``COMPLEX``. Tokens are read with the regexes of the
+notation's lexer, restricted to ASCII digits and to comments closed on their line, so
+a line given a kind here reads the same way in the exact parser.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import polars as pl
+
+from gops_records.cards import RANK_BY_TEXT, SUIT_BY_TEXT, Seat, Suit
+from gops_records.notation.model import GameRecord, canonical_tag
+from gops_records.notation.parser import unescape
+from gops_records.rules import PrizeOrder, TieRule, resolve
+from gops_records.validate import profile_of
+
+BLANK, TAG, ROUND, TERM, COMMENT, COMPLEX = range(6)
+
+#: Most cards one line may hold and still be read here (1 prize + 4 bids).
+MAX_CARDS = 5
+#: Cap for numbers kept in the int arrays (a larger one can only fail a check).
+_CAP = 1_000_000
+
+_BOUNDARY = r"(?=[\s{};\[]|\Z)"
+_RANK = r"(10|[2-9AaTtJjQqKk])"
+_SUIT = r"([DCSHdcsh♦♣♠♥♢♧♤♡]?)"
+_TOKEN = re.compile(
+    r"""
+      (?P<ws>(?:[^\S\n]|\ufeff)+)
+    | (?P<tag>\[[ \t]*(?P<tname>[A-Za-z][A-Za-z0-9_]*)[ \t]+
+              "(?P<tval>(?:[^"\\\r\n]|\\[^\r\n])*)"[ \t]*\])
+    | (?P<brace>\{(?P<btext>[^}\n]*)\})
+    | (?P<semi>;(?P<stext>[^\n]*))
+    | (?P<num>[0-9]+)\.
+    | (?P<result>[0-9]+(?:-[0-9]+)+)""" + _BOUNDARY + r"""
+    | (?P<star>\*)""" + _BOUNDARY + r"""
+    | (?P<card>(?P<rank>10|[2-9AaTtJjQqKk])(?P<suit>[DCSHdcsh♦♣♠♥♢♧♤♡])?)""" + _BOUNDARY + r"""
+    | (?P<nl>\n)
+    | (?P<other>.)
+    """,
+    re.VERBOSE,
+)
+# the common shapes, read in one match (each card ends at a space or the line's end)
+_PLAIN_ROUND = re.compile(r"([0-9]+)\.[ \t]*" + _RANK + _SUIT
+                          + "".join(rf"(?:[ \t]+{_RANK}{_SUIT})" + ("" if i == 0 else "?")
+                                    for i in range(MAX_CARDS - 1)) + r"[ \t\r]*\n?")
+_PLAIN_TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*) "([^"\\\r\n]*)"\][ \t\r]*\n?')
+_PLAIN_TERM = re.compile(r"(?:([0-9]+(?:-[0-9]+)+)|\*)[ \t\r]*\n?")
+
+_TIE_CODE = {TieRule.CARRY: 0, TieRule.DISCARD: 1}
+_ORDER_CODE = {PrizeOrder.SHUFFLED: 0, PrizeOrder.ASCENDING: 1, PrizeOrder.DESCENDING: 2}
+TIE_RULES = ("carry", "discard")
+PRIZE_ORDERS = ("shuffled", "ascending", "descending")
+
+#: Numeric features: name -> (dtype, default). ``bid0``..``bid3`` are 0 past the last
+#: bid; ``bits`` is 1 << rank of the prize (``pbit``) and of each bid (``bbit0``..).
+_NUMERIC: dict[str, tuple[type, int]] = {
+    "kind": (np.int8, COMPLEX), "name": (np.int32, -1), "tag_ok": (np.bool_, False),
+    "tag_num": (np.int8, -1), "number": (np.int32, -1), "ncards": (np.int8, 0),
+    "prize": (np.int8, 0), "bid0": (np.int8, 0), "bid1": (np.int8, 0), "bid2": (np.int8, 0),
+    "bid3": (np.int8, 0), "max_rank": (np.int8, 0), "winner": (np.int8, -1),
+    "suit_ok": (np.bool_, False), "pbit": (np.int32, 0), "bbit0": (np.int32, 0),
+    "bbit1": (np.int32, 0), "bbit2": (np.int32, 0), "bbit3": (np.int32, 0),
+    "res_len": (np.int32, -1), "res0": (np.int32, 0), "res1": (np.int32, 0),
+    "res2": (np.int32, 0), "res3": (np.int32, 0),
+}
+#: String features: the line itself, a tag's canonical name and value, the line's part
+#: of the game key (``name=value``, or ranks joined by commas), a round's comment.
+_STRINGS = ("text", "tag_key", "tag_value", "frag", "comment")
+_DEFAULTS = {name: default for name, (_, default) in _NUMERIC.items()}
+_DEFAULTS.update(tag_key=None, tag_value=None, frag=None, comment=None)
+
+
+class LineBook:
+    """The meaning of every distinct line seen so far, as arrays indexed by row.
+
+    Row 0 is a sentinel ``COMPLEX`` line with null strings. Tag names get small ids
+    (``names``, ``name_id``).
+    """
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+        self.name_id: dict[str, int] = {}
+        self.arrays: dict[str, np.ndarray] = {
+            name: np.array([default], dtype) for name, (dtype, default) in _NUMERIC.items()}
+        self.strings: dict[str, pl.Series] = {
+            name: pl.Series(name, [None], dtype=pl.String) for name in _STRINGS}
+        self._lookup = pl.DataFrame(schema={"h": pl.UInt64, "row": pl.Int32})
+
+    def __len__(self) -> int:
+        return len(self.arrays["kind"])
+
+    def rows(self, lines: pl.Series) -> np.ndarray:
+        """The row of each line (int32): looked up by hash, read when new, verified."""
+        frame = pl.DataFrame({"h": lines.hash()})
+        found = frame.join(self._lookup, on="h", how="left", maintain_order="left")["row"]
+        missing = found.is_null()
+        if missing.any():
+            new = (frame.with_columns(line=lines).filter(missing)
+                   .unique("h", keep="first", maintain_order=True))
+            self._add(new["h"], new["line"].to_list())
+            found = frame.join(self._lookup, on="h", how="left", maintain_order="left")["row"]
+        rows = found.to_numpy().astype(np.int32, copy=False)
+        same = (lines == self.strings["text"].gather(rows)).to_numpy()
+        if not same.all():  # a hash collision: that line is read by the exact path
+            rows = np.where(same, rows, 0).astype(np.int32)
+        return rows
+
+    def _add(self, hashes: pl.Series, lines: list[str]) -> None:
+        first = len(self)
+        # every dict gets the same keys in the same order: its values are one row
+        columns = dict(zip(_DEFAULTS, zip(*[{**_DEFAULTS, **self._read(line)}.values()
+                                             for line in lines], strict=True), strict=True))
+        for name, (dtype, _) in _NUMERIC.items():
+            column = np.array(columns[name], dtype)
+            self.arrays[name] = np.concatenate([self.arrays[name], column])
+        for name in _STRINGS:
+            values = lines if name == "text" else columns[name]
+            column = pl.Series(name, values, dtype=pl.String)
+            self.strings[name] = pl.concat([self.strings[name], column], rechunk=True)
+        added = pl.DataFrame({"h": hashes, "row": np.arange(first, len(self), dtype=np.int32)})
+        self._lookup = pl.concat([self._lookup, added], rechunk=True)
+
+    # -- reading one line ----------------------------------------------------------
+
+    def _read(self, line: str) -> dict:
+        m = _PLAIN_ROUND.fullmatch(line)
+        if m:
+            groups = m.groups()
+            return _round(groups[0], [g for g in groups[1::2] if g is not None],
+                          [g for g in groups[2::2] if g is not None], [])
+        m = _PLAIN_TAG.fullmatch(line)
+        if m:
+            return self._tag(m.group(1), m.group(2))
+        m = _PLAIN_TERM.fullmatch(line)
+        if m:
+            return _term(m.group(1))
+        return self._read_tokens(line)
+
+    def _read_tokens(self, line: str) -> dict:
+        tokens = []
+        for m in _TOKEN.finditer(line):
+            kind = m.lastgroup
+            if kind == "other":
+                return {}
+            if kind not in ("ws", "nl"):
+                tokens.append(m)
+        kinds = [m.lastgroup for m in tokens]
+        if not kinds:
+            return {"kind": BLANK}
+        if kinds == ["tag"]:
+            return self._tag(tokens[0].group("tname"), unescape(tokens[0].group("tval")))
+        if kinds in (["brace"], ["semi"]):
+            return {"kind": COMMENT}
+        if kinds in (["result"], ["star"]):
+            return _term(tokens[0].group("result"))
+        if kinds[0] != "num":
+            return {}
+        ncards = 0
+        while 1 + ncards < len(kinds) and kinds[1 + ncards] == "card":
+            ncards += 1
+        if any(k not in ("brace", "semi") for k in kinds[1 + ncards:]):
+            return {}
+        cards = tokens[1:1 + ncards]
+        comments = [m.group("btext") if m.lastgroup == "brace" else m.group("stext")
+                    for m in tokens[1 + ncards:]]
+        return _round(tokens[0].group("num"), [m.group("rank") for m in cards],
+                      [m.group("suit") or "" for m in cards], comments)
+
+    def _tag(self, raw_name: str, value: str) -> dict:
+        name = canonical_tag(raw_name)
+        if name not in self.name_id:
+            self.name_id[name] = len(self.names)
+            self.names.append(name)
+        # the validator's own reading of this tag on its own: ok, and the rule it sets
+        profile, problems = profile_of(GameRecord({name: value}, ()))
+        features = {"kind": TAG, "name": self.name_id[name], "tag_ok": not problems,
+                    "tag_key": name, "tag_value": value, "frag": f"{name}={value}"}
+        if name == "Cards":
+            features["tag_num"] = profile.cards
+        elif name == "TieRule":
+            features["tag_num"] = _TIE_CODE[profile.tie_rule]
+        elif name == "PrizeOrder":
+            features["tag_num"] = _ORDER_CODE[profile.prize_order]
+        elif name == "Result" and not problems:
+            text = value.strip()
+            features.update(_result(() if text == "*" else
+                                    tuple(int(x) for x in text.split("-"))))
+        return features
+
+
+def _term(result: str | None) -> dict:
+    parts = () if result is None else tuple(int(x) for x in result.split("-"))
+    return {"kind": TERM, **_result(parts)}
+
+
+def _result(parts: tuple[int, ...]) -> dict:
+    """A written result: its length (0 for ``*``) and its first four points, capped."""
+    features = {"res_len": min(len(parts), 127)}
+    for i, p in enumerate(parts[:4]):
+        features[f"res{i}"] = min(p, _CAP)
+    return features
+
+
+def _round(number: str, ranks_text: list[str], suits_text: list[str],
+           comments: list[str]) -> dict:
+    """One round on its own line: ``N.``, the cards, then only comments."""
+    if not ranks_text or len(ranks_text) > MAX_CARDS:
+        return {}
+    ranks = [RANK_BY_TEXT[r.lower()] for r in ranks_text]
+    suits = [SUIT_BY_TEXT[s.lower()] if s else None for s in suits_text]
+    suit_ok = suits[0] in (None, Suit.DIAMONDS)
+    for seat, suit in enumerate(suits[1:4]):
+        suit_ok &= suit is None or suit is Seat.at(seat).suit
+    texts = [t.strip() for t in comments]
+    bids = ranks[1:]
+    features = {
+        "kind": ROUND, "number": min(int(number), _CAP), "ncards": len(ranks),
+        "prize": ranks[0], "max_rank": max(ranks), "suit_ok": suit_ok, "pbit": 1 << ranks[0],
+        "winner": -1 if not bids else (-1 if (w := resolve(bids)) is None else w),
+        "frag": ",".join(str(r) for r in ranks), "comment": " ".join(t for t in texts if t) or None,
+    }
+    for seat, bid in enumerate(bids[:4]):
+        features[f"bid{seat}"] = bid
+        features[f"bbit{seat}"] = 1 << bid
+    return features

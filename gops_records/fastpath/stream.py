@@ -1,0 +1,199 @@
+"""A whole .gops file as frames, chunk by chunk: the fast path first, the exact path for
+everything it leaves.
+
+The text is cut into chunks of about ``chunk_bytes`` at terminator lines. In each chunk
+the fast path takes the plain, valid games (:mod:`.games`); the rest (complex layouts,
+games with any problem, text it cannot place) goes through the notation parser, the
+validator and :class:`~gops_records.store.frames.Batch` unchanged, so rejects keep
+their exact messages. Games are numbered as the parser numbers them over the whole
+file, lines are the file's lines, and the frames of a chunk list games in file order.
+"""
+
+from __future__ import annotations
+
+import codecs
+import dataclasses
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+import pyarrow as pa
+
+from gops_records.fastpath.build import frames as fast_frames
+from gops_records.fastpath.games import Replayed, replay
+from gops_records.fastpath.lines import LineBook
+from gops_records.fastpath.scan import Lines, Units, find_units, split_lines
+from gops_records.notation import iter_games
+from gops_records.notation.model import Problem
+from gops_records.sources import decode
+from gops_records.store.frames import Batch
+from gops_records.validate import validate_game
+
+#: Bytes of text a simulated two-player game takes, about.
+BYTES_PER_GAME = 420
+#: Bytes of text per chunk: about 20,000 simulated games.
+CHUNK_BYTES = 20_000 * BYTES_PER_GAME
+_TERMINATOR_LINE = re.compile(rb"\n[ \t]*(?:[0-9]+(?:-[0-9]+)+|\*)[ \t\r]*\n")
+_TABLES = ("games", "game_players", "rounds", "bids", "rejects")
+
+
+@dataclass
+class ChunkFrames:
+    """One chunk's frames (games in file order), the bytes it used and its game count.
+
+    Like :class:`~gops_records.store.frames.Batch` it has ``frames()`` and a length.
+    """
+
+    tables: dict[str, pl.DataFrame]
+    consumed: int
+    games: int
+    fast_games: int
+
+    def frames(self) -> dict[str, pl.DataFrame]:
+        return self.tables
+
+    def __len__(self) -> int:
+        return self.games
+
+
+def chunk_bytes_for(games: int) -> int:
+    """Chunk size for about ``games`` games a batch (a simulated game takes ~420 bytes)."""
+    return max(1, games) * BYTES_PER_GAME
+
+
+def record_body(data: bytes, encoding: str = "utf-8", name: str = "<bytes>") -> bytes | memoryview:
+    """A record file's text as UTF-8 bytes without a BOM, for :func:`record_frames`.
+
+    UTF-8 input is checked in place (no copy); other encodings are decoded and
+    re-encoded. Raises DecodeError exactly as :func:`~gops_records.sources.decode` does.
+    """
+    if encoding.lower().replace("_", "-") in ("utf-8", "utf8"):
+        body = memoryview(data)[len(codecs.BOM_UTF8):] if data.startswith(codecs.BOM_UTF8) \
+            else memoryview(data)
+        offsets = pa.py_buffer(np.array([0, len(body)], np.int64))
+        try:
+            pa.LargeStringArray.from_buffers(1, offsets, pa.py_buffer(body)).validate(full=True)
+            return body
+        except pa.ArrowInvalid:
+            pass  # decode says where, and how to fix it
+    return decode(data, encoding, name).encode("utf-8")
+
+
+def record_frames(data: bytes | memoryview, source: str, *,
+                  chunk_bytes: int = CHUNK_BYTES) -> Iterator[ChunkFrames]:
+    """Frames of every game in ``data`` (UTF-8 .gops text without a BOM), chunk by chunk."""
+    book = LineBook()
+    size = len(data)
+    pos, line, games = 0, 1, 0
+    want = chunk_bytes
+    while pos < size:
+        end = _cut(data, pos + want)
+        chunk = memoryview(data)[pos:end]
+        lines = split_lines(chunk, book)
+        units = find_units(lines, at_eof=end >= size)
+        used_lines = int(units.start[-1])
+        if used_lines == 0:  # one region longer than the chunk: read more at once
+            want *= 2
+            continue
+        want = chunk_bytes
+        result = _chunk_frames(lines, units, book, source, line, games)
+        used = int(lines.offsets[used_lines])
+        result.consumed = used
+        yield result
+        pos += used
+        line += used_lines
+        games += result.games
+
+
+def _cut(data: bytes | memoryview, target: int) -> int:
+    """The end of the first terminator line at or after ``target`` (or the end)."""
+    if target >= len(data):
+        return len(data)
+    m = _TERMINATOR_LINE.search(data, target - 1)
+    return m.end() if m else len(data)
+
+
+def _chunk_frames(lines: Lines, units: Units, book: LineBook, source: str, first_line: int,
+                  games_before: int) -> ChunkFrames:
+    rep = replay(lines, units, book, first_line)
+    fast = np.zeros(units.count, bool)
+    fast[rep.unit] = True
+    # runs of units taken by the same path, in file order
+    edges = np.flatnonzero(np.diff(fast.astype(np.int8))) + 1
+    run_first = np.concatenate([[0], edges]).astype(np.int64)[:units.count]
+    run_end = np.append(edges, units.count).astype(np.int64)[:units.count]
+    per_unit = fast.astype(np.int64)
+    exact_runs = []
+    for first, end in zip(run_first, run_end, strict=True):
+        if fast[first]:
+            continue
+        begin, stop = int(units.start[first]), int(units.start[end])
+        text = str(lines.data[int(lines.offsets[begin]):int(lines.offsets[stop])], "utf-8")
+        records = list(iter_games(text))
+        per_unit[end - 1] += len(records)
+        exact_runs.append((int(first), int(end), records, text, first_line + begin))
+    number = games_before + np.cumsum(per_unit)  # source_game of each unit's last game
+    fast_numbers = number[rep.unit].astype(np.int32)
+    parts = _fast_parts(rep, book, source, fast_numbers, run_first, fast)
+    for first, end, records, text, line in exact_runs:
+        last = int(number[end - 1])
+        parts[first] = _exact_frames(records, text, source, last - len(records) + 1, line)
+    ordered = [parts[k] for k in sorted(parts)]
+    frames = {t: pl.concat([p[t] for p in ordered]) if ordered else Batch().frames()[t]
+              for t in _TABLES}
+    total = int(per_unit.sum())
+    return ChunkFrames(frames, 0, total, rep.count)
+
+
+def _fast_parts(rep: Replayed, book: LineBook, source: str, numbers: np.ndarray,
+                run_first: np.ndarray, fast: np.ndarray) -> dict[int, dict[str, pl.DataFrame]]:
+    """The fast games' frames, cut into one slice per run of fast units."""
+    if not rep.count:
+        return {}
+    built = fast_frames(rep, book, source, numbers)
+    built["rejects"] = Batch().frames()["rejects"]
+    runs = [int(f) for f in run_first if fast[f]]
+    if len(runs) == 1:
+        return {runs[0]: built}
+    # game index where each fast run starts: units before it that are fast
+    game_at = np.searchsorted(rep.unit, runs)
+    bounds = np.append(game_at, rep.count)
+    rows = {
+        "games": np.arange(rep.count + 1),
+        "game_players": np.concatenate([[0], np.cumsum(rep.players)]),
+        "rounds": np.concatenate([[0], np.cumsum(rep.n_rounds)]),
+        "bids": np.concatenate([[0], np.cumsum(rep.n_rounds * rep.players)]),
+    }
+    parts = {}
+    for k, first in enumerate(runs):
+        g0, g1 = int(bounds[k]), int(bounds[k + 1])
+        part = {t: built[t].slice(int(r[g0]), int(r[g1] - r[g0])) for t, r in rows.items()}
+        part["rejects"] = built["rejects"]
+        parts[first] = part
+    return parts
+
+
+def _exact_frames(records: list, text: str, source: str, first_number: int,
+                  first_line: int) -> dict[str, pl.DataFrame]:
+    """The exact path for one region: parse, validate, and batch every game in it."""
+    batch = Batch()
+    shift = first_line - 1
+    for number, record in enumerate(records, start=first_number):
+        report = validate_game(record)
+        if report.valid:
+            if shift:
+                report = dataclasses.replace(
+                    report, record=dataclasses.replace(record, line=record.line + shift))
+            batch.add_game(report, source, number)
+        else:
+            batch.add_reject(text[record.start:record.end], _shifted(report.problems, shift),
+                             source, number, record.line + shift)
+    return batch.frames()
+
+
+def _shifted(problems: tuple[Problem, ...], shift: int) -> list[Problem]:
+    if not shift:
+        return list(problems)
+    return [dataclasses.replace(p, line=p.line + shift) if p.line > 0 else p for p in problems]
