@@ -7,12 +7,11 @@ import sys
 from pathlib import Path
 from typing import Annotated
 
-import duckdb
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 
-from gops_records.cli.app import EXIT_INVALID, EXIT_OK, app, fail, fail_on
+from gops_records.cli.app import EXIT_INVALID, EXIT_OK, app, fail_on
 from gops_records.cli.options import DbOption
 from gops_records.cli.validate_cmd import EncodingOption
 from gops_records.errors import GopsError
@@ -57,8 +56,6 @@ def import_(
                                                     description=Path(name).name))
     except GopsError as exc:
         fail_on(exc)
-    except (duckdb.IOException, OSError) as exc:  # e.g. --db names a file of another kind
-        fail(f"cannot use the database {resolve_db(db)}: {exc}")
     if as_json:
         typer.echo(json.dumps({"db": str(resolve_db(db)), **summary.as_dict()}))
     else:

@@ -29,6 +29,12 @@ class DatabaseLocked(GopsError):
     code = "locked"
 
 
+class DatabaseUnusable(GopsError):
+    """A database path that is not a DuckDB file, or a folder that cannot be created."""
+
+    code = "unusable"
+
+
 class DatabaseMissing(GopsError):
     """A read-only open of a database file that does not exist yet."""
 
@@ -60,7 +66,10 @@ def connect(path: str | Path | None = None, *, read_only: bool = False,
         raise DatabaseMissing(f"no database at {db}: import some games first "
                               "(gops import PATH, or gops demo)")
     if not read_only:
-        db.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            db.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise DatabaseUnusable(f"cannot create the folder for {db}: {exc}") from exc
     deadline = time.monotonic() + timeout
     delay = 0.02
     while True:
@@ -69,7 +78,7 @@ def connect(path: str | Path | None = None, *, read_only: bool = False,
             break
         except (duckdb.IOException, duckdb.ConnectionException) as exc:
             if not _is_lock_error(exc):
-                raise
+                raise DatabaseUnusable(f"cannot use the database {db}: {exc}") from exc
             if time.monotonic() >= deadline:
                 who = "an import (a writer)" if read_only else "another process"
                 raise DatabaseLocked(
