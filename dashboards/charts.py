@@ -39,12 +39,16 @@ def _capped(df: pl.DataFrame, title: str, subtitle: str | list[str] = ""
 
 def bars(df: pl.DataFrame, x: str, y: str, *, title: str, x_title: str, y_title: str,
          subtitle: str | list[str] = "", tooltip: list | None = None, ordinal_x: bool = True,
-         color: str | None = None, color_title: str = "") -> alt.Chart:
-    """A bar chart of ``y`` per ``x`` (stacked by ``color`` if given)."""
+         color: str | None = None, color_title: str = "", log_y: bool = False) -> alt.Chart:
+    """A bar chart of ``y`` per ``x`` (stacked by ``color`` if given).
+
+    ``log_y`` uses a symmetric log scale, so rare values stay visible next to common ones.
+    """
     df, head = _capped(df, title, subtitle)
     enc = {
         "x": alt.X(f"{x}:{'O' if ordinal_x else 'Q'}", title=x_title, axis=alt.Axis(labelAngle=0)),
-        "y": alt.Y(f"{y}:Q", title=y_title),
+        "y": alt.Y(f"{y}:Q", title=f"{y_title} (log scale)" if log_y else y_title,
+                   scale=alt.Scale(type="symlog") if log_y else alt.Undefined),
         "tooltip": tooltip or [alt.Tooltip(x, title=x_title), alt.Tooltip(y, title=y_title)],
     }
     if color:
@@ -55,8 +59,8 @@ def bars(df: pl.DataFrame, x: str, y: str, *, title: str, x_title: str, y_title:
 
 def heatmap(df: pl.DataFrame, x: str, y: str, value: str, *, title: str, x_title: str,
             y_title: str, value_title: str, subtitle: str | list[str] = "", value_format: str = "",
-            tooltip: list | None = None) -> alt.Chart:
-    """A grid of ``value`` for each (x, y) cell, y growing upwards."""
+            tooltip: list | None = None, scale: alt.Scale | None = None) -> alt.Chart:
+    """A grid of ``value`` for each (x, y) cell, y growing upwards; blank = no data."""
     df, head = _capped(df, title, subtitle)
     legend = alt.Legend(format=value_format) if value_format else alt.Legend()
     names = df.schema.get(x) == pl.String
@@ -64,8 +68,8 @@ def heatmap(df: pl.DataFrame, x: str, y: str, value: str, *, title: str, x_title
         x=alt.X(f"{x}:O", title=x_title,
                 axis=alt.Axis(labelAngle=-40 if names else 0, labelOverlap=False)),
         y=alt.Y(f"{y}:O", title=y_title, sort="descending", axis=alt.Axis(labelOverlap=False)),
-        color=alt.Color(f"{value}:Q", title=value_title, scale=alt.Scale(scheme="blues"),
-                        legend=legend),
+        color=alt.Color(f"{value}:Q", title=value_title,
+                        scale=scale or alt.Scale(scheme="blues"), legend=legend),
         tooltip=tooltip or [x, y, value],
     )
 
@@ -227,14 +231,15 @@ def pair_ties_chart(df: pl.DataFrame) -> alt.Chart:
 
 
 def pool_distribution_chart(df: pl.DataFrame) -> alt.Chart:
-    return bars(df, "pool_value", "rounds",
-                title="How much was on offer each round",
-                subtitle="rounds by pool value, coloured by the number of prize cards in the pool",
-                x_title="pool value (points)", y_title="rounds", color="pool_cards",
-                color_title="prize cards",
-                tooltip=[alt.Tooltip("pool_value", title="pool value"),
-                         alt.Tooltip("pool_cards", title="prize cards"),
-                         alt.Tooltip("rounds", title="rounds")])
+    return heatmap(df, "pool_value", "pool_cards", "rounds",
+                   title="How much was on offer each round",
+                   subtitle="rounds by pool value and by the number of prize cards in the pool "
+                            "(colour on a log scale)",
+                   x_title="pool value (points)", y_title="prize cards in the pool",
+                   value_title="rounds", scale=alt.Scale(type="log", scheme="blues"),
+                   tooltip=[alt.Tooltip("pool_value", title="pool value"),
+                            alt.Tooltip("pool_cards", title="prize cards"),
+                            alt.Tooltip("rounds", title="rounds")])
 
 
 def carried_chart(df: pl.DataFrame) -> alt.Chart:
@@ -246,7 +251,7 @@ def carried_chart(df: pl.DataFrame) -> alt.Chart:
 def unclaimed_chart(df: pl.DataFrame) -> alt.Chart:
     return bars(df, "unclaimed", "games", title="Unclaimed points per finished game",
                 subtitle="points nobody won: a tied last round, or ties under the discard rule",
-                x_title="unclaimed points", y_title="games")
+                x_title="unclaimed points", y_title="games", log_y=True)
 
 
 # -- Head-to-head --------------------------------------------------------------------------
@@ -254,9 +259,10 @@ def unclaimed_chart(df: pl.DataFrame) -> alt.Chart:
 def h2h_chart(df: pl.DataFrame) -> alt.Chart:
     return heatmap(df, "opponent", "player", "score_share",
                    title="Head-to-head: each player's share of the wins against each opponent",
-                   subtitle="wins + half the draws, out of the finished games between the two",
+                   subtitle=["wins + half the draws, out of the finished games between the two",
+                             "blue: the player (row) did better; blank: never met"],
                    x_title="opponent", y_title="player", value_title="score",
-                   value_format="%",
+                   value_format="%", scale=alt.Scale(scheme="redblue", domain=[0, 1]),
                    tooltip=[alt.Tooltip("player"), alt.Tooltip("opponent"),
                             alt.Tooltip("games", title="games"), alt.Tooltip("wins"),
                             alt.Tooltip("draws"), alt.Tooltip("losses"),

@@ -60,30 +60,32 @@ def show_matches(view: data.View, one_evening: bool) -> None:
         "cumulative_winner": "winner on points", "match_games": "games in match"})
 
 
-def show_pools_and_notable(view: data.View) -> None:
+def show_pools(view: data.View) -> None:
+    st.header("Biggest pools")
+    st.caption("The rounds with the most points on offer (ties carry prizes forward) and who "
+               "took them ('tie': nobody). Select a row, or its link, to open the game.")
+    pools = data.largest_pools(view, 10)
+    if pools.is_empty():
+        st.info("No rounds were played in these games.")
+        return
+    game_table(pools, "session_pools",
+               columns=["date", "event", "round_no", "pool_value", "pool_cards", "winner"])
+
+
+def show_notable(view: data.View) -> None:
+    st.header("Notable games")
+    done = margins(data.games(view, NOTABLE_FROM))
+    if done.is_empty():
+        st.info("No finished games here yet.")
+        return
+    st.caption(f"Among the {NOTABLE_FROM} newest matching games. Select a row to open it.")
+    shown = ["players", "result", "winner", "margin"]
     left, right = st.columns(2)
     with left:
-        st.header("Biggest pools")
-        st.caption("The rounds with the most points on offer (ties carry prizes forward) "
-                   "and who took them. Select a row to open the game.")
-        pools = data.largest_pools(view, 10)
-        if pools.is_empty():
-            st.info("No rounds were played in these games.")
-        else:
-            game_table(pools, "session_pools",
-                       columns=["date", "event", "round_no", "pool_value", "pool_cards",
-                                "winner"])
-    with right:
-        st.header("Notable games")
-        done = margins(data.games(view, NOTABLE_FROM))
-        if done.is_empty():
-            st.info("No finished games here yet.")
-            return
-        st.caption(f"Among the {NOTABLE_FROM} newest matching games. Select a row to open it.")
-        shown = ["date", "players", "result", "winner", "margin"]
         st.markdown("**Biggest wins** (the winner's lead over the runner-up)")
         game_table(done.sort("margin", "points", descending=True).head(5),
                    "session_big_wins", columns=shown)
+    with right:
         st.markdown("**Closest finishes** (draws first)")
         game_table(done.sort("margin", pl.col("points").neg()).head(5),
                    "session_close", columns=shown)
@@ -109,7 +111,8 @@ def main() -> None:
     cols[4].metric("Events", ov["events"], help=f"Dates: {dates}")
     show_standings(view)
     show_matches(view, one_evening=one_day and ov["events"] <= 1)
-    show_pools_and_notable(view)
+    show_pools(view)
+    show_notable(view)
 
 
 if __name__ == "__main__":

@@ -38,15 +38,15 @@ def show_ties(view: data.View) -> None:
     else:
         left.altair_chart(charts.tie_streaks_chart(streaks), width="stretch")
     pairs = data.ties_by_pair(view)
-    if pairs.is_empty():
-        right.info("No pairs of players in these games.")
-    else:
-        right.altair_chart(charts.pair_ties_chart(pairs.head(PAIRS_SHOWN)), width="stretch")
-    with st.expander("Ties per pair of players (table)"):
-        st.dataframe(pairs, hide_index=True, column_config={
-            "rate": st.column_config.NumberColumn("tie rate", format="percent"),
-            "ci_low": st.column_config.NumberColumn("95% CI low", format="percent"),
-            "ci_high": st.column_config.NumberColumn("95% CI high", format="percent")})
+    right.markdown("**Ties per pair of players** (each pair from both sides; most rounds "
+                   "together first)")
+    right.dataframe(pairs, hide_index=True, height=300, column_config={
+        "rounds": "rounds together",
+        "rate": st.column_config.NumberColumn("tie rate", format="percent"),
+        "ci_low": st.column_config.NumberColumn("95% CI low", format="percent"),
+        "ci_high": st.column_config.NumberColumn("95% CI high", format="percent")})
+    if not pairs.is_empty():
+        st.altair_chart(charts.pair_ties_chart(pairs.head(PAIRS_SHOWN)), width="stretch")
 
 
 def show_pools(view: data.View) -> None:

@@ -49,6 +49,7 @@ def streamlit_command(db: Path, port: int, address: str) -> list[str]:
     return [sys.executable, "-m", "streamlit", "run", str(app_script()),
             "--server.headless=true", f"--server.address={address}", f"--server.port={port}",
             "--server.fileWatcherType=none", "--browser.gatherUsageStats=false",
+            "--client.toolbarMode=minimal",
             "--", "--db", str(db)]
 
 
