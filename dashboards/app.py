@@ -31,7 +31,12 @@ from gops_records.analytics.filters import (
     TIE_RULES,
     Filters,
 )
-from gops_records.store.db import DatabaseLocked, DatabaseMissing, default_db_path
+from gops_records.store.db import (
+    DatabaseLocked,
+    DatabaseMissing,
+    DatabaseUnusable,
+    default_db_path,
+)
 
 HERE = Path(__file__).resolve().parent
 FILTER_PARAMS = (P_EVENT, P_MATCH, P_FROM, P_TO, P_PLAYER, P_TIE_RULE, P_PLAYERS_N, P_FINISHED)
@@ -55,7 +60,8 @@ def url_params() -> dict[str, list[str]]:
     return {key: st.query_params.get_all(key) for key in st.query_params}
 
 
-def load_filters_from_url(f: Filters, events: list[str], matches: list[str]) -> None:
+def load_filters_from_url(f: Filters, events: list[str], matches: list[str],
+                          first: dt.date | None, last: dt.date | None) -> None:
     """Seed the sidebar widgets from the URL when they have no state of their own.
 
     That is on a session's first run (a shared link), and after ``st.switch_page``, which
@@ -67,7 +73,9 @@ def load_filters_from_url(f: Filters, events: list[str], matches: list[str]) -> 
     st.session_state[K_EVENTS] = [e for e in f.events if e in events]
     st.session_state[K_MATCHES] = [m for m in f.matches if m in matches]
     st.session_state[K_PLAYERS] = list(f.players)
-    st.session_state[K_DATES] = tuple(d for d in (f.date_from, f.date_to) if d is not None)
+    st.session_state[K_DATES] = tuple(
+        min(max(d, first), last) for d in (f.date_from, f.date_to)  # the picker's range
+        if d is not None and first is not None and last is not None)
     st.session_state[K_TIE_RULE] = f.tie_rule or ANY
     st.session_state[K_N_PLAYERS] = f.n_players or ANY
     st.session_state[K_FINISHED] = f.finished_only
@@ -97,7 +105,7 @@ def filter_sidebar(base: data.View, url_path: str) -> Filters:
     """Draw the filters, keep the URL in step with them, and return them."""
     events, matches = data.events(base), data.matches(base)
     first, last = data.date_range(base)
-    load_filters_from_url(Filters.from_query_params(url_params()), events, matches)
+    load_filters_from_url(Filters.from_query_params(url_params()), events, matches, first, last)
     side = st.sidebar
     side.header("Filters")
     side.multiselect("Event", events, key=K_EVENTS, placeholder="all events",
@@ -173,6 +181,10 @@ def main() -> None:
     except DatabaseLocked as exc:
         st.title(page.title)
         st.warning(f"The database is busy: {exc}. Reload the page in a moment.")
+    except DatabaseUnusable as exc:
+        st.title(page.title)
+        st.error(f"Cannot read the database: {exc}. Start the dashboard with "
+                 "`gops dashboard --db PATH` on a file made by `gops import`.")
 
 
 main()

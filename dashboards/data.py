@@ -38,8 +38,8 @@ def stamp(db: str | Path) -> Stamp:
     out: list[int] = []
     for path in (Path(db), Path(f"{db}.wal")):
         try:
-            st_ = os.stat(path)
-            out += [st_.st_size, st_.st_mtime_ns]
+            info = os.stat(path)
+            out += [info.st_size, info.st_mtime_ns]
         except FileNotFoundError:
             out += [-1, -1]
     return tuple(out)  # type: ignore[return-value]

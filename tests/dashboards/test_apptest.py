@@ -156,6 +156,17 @@ def frame_by_column(at: AppTest, column: str) -> pl.DataFrame:
     raise AssertionError(f"no dataframe with a {column!r} column")
 
 
+def test_picking_one_day_in_the_date_filter(club_db, monkeypatch):
+    import datetime as dt
+
+    at = start(club_db, monkeypatch)
+    day = dt.date(2026, 3, 6)
+    at.sidebar.date_input[0].set_value((day, day)).run()
+    assert not at.exception
+    assert metrics(at)["Games"] == "3"
+    assert (at.query_params["from"], at.query_params["to"]) == ("2026-03-06", "2026-03-06")
+
+
 def test_other_filters_tie_rule_players_finished(club_db, monkeypatch):
     at = start(club_db, monkeypatch, tie_rule="discard")
     assert metrics(at)["Games"] == "1"
@@ -362,3 +373,17 @@ def test_charts_never_carry_more_than_max_rows():
     rows = next(iter(spec["datasets"].values()))
     assert len(rows) == charts.MAX_ROWS
     assert f"first {charts.MAX_ROWS:,} of 5,000 rows shown" in spec["title"]["subtitle"]
+
+
+def test_a_file_that_is_no_database_is_an_error_message(tmp_path, monkeypatch):
+    bogus = tmp_path / "notes.duckdb"
+    bogus.write_text("these are my notes, not a database\n", encoding="utf-8")
+    at = start(bogus, monkeypatch)
+    assert not at.exception
+    assert "Cannot read the database" in at.error[0].value
+
+
+def test_dates_from_the_url_outside_the_data_are_clamped(club_db, monkeypatch):
+    at = start(club_db, monkeypatch, **{"from": "2020-01-01", "to": "2026-03-04"})
+    assert [str(d) for d in at.sidebar.date_input[0].value] == ["2026-03-03", "2026-03-04"]
+    assert metrics(at)["Games"] == "3"  # the Tuesday games only
