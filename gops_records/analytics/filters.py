@@ -120,10 +120,15 @@ class Filters:
 
     @classmethod
     def from_query_params(cls, params: Mapping[str, str | list[str]]) -> Filters:
-        """The filter a URL describes. Unknown keys and unreadable values are ignored."""
+        """The filter a URL describes. Unknown keys and unreadable values are ignored.
+
+        ``params`` may be a plain mapping of key -> value or list of values, or Streamlit's
+        ``st.query_params`` itself (its ``get_all`` is used, so repeated keys all count).
+        """
+        get_all = getattr(params, "get_all", None)
 
         def many(key: str) -> tuple[str, ...]:
-            value = params.get(key)
+            value = get_all(key) if callable(get_all) else params.get(key)
             values = [value] if isinstance(value, str) else list(value or ())
             seen: dict[str, None] = {}
             for v in values:

@@ -72,3 +72,20 @@ def test_each_filter_changes_which_games_are_kept(con):
     assert kept(Filters(n_players=3)) == {4}
     assert kept(Filters(finished_only=True)) == {1, 2, 3, 4, 6}
     assert kept(Filters(events=("Club",), tie_rule="carry", finished_only=True)) == {1, 2}
+
+
+class _QueryParams(dict):
+    """Like st.query_params: item access gives the last value, get_all gives every value."""
+
+    def __init__(self, pairs: list[tuple[str, str]]):
+        super().__init__((k, v) for k, v in pairs)
+        self._pairs = pairs
+
+    def get_all(self, key: str) -> list[str]:
+        return [v for k, v in self._pairs if k == key]
+
+
+def test_query_params_read_repeated_keys_through_get_all():
+    params = _QueryParams([("player", "Ann"), ("player", "Bob"), ("n_players", "2")])
+    assert params["player"] == "Bob"
+    assert Filters.from_query_params(params) == Filters(players=("Ann", "Bob"), n_players=2)
