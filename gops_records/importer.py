@@ -26,7 +26,7 @@ from gops_records.roundlogs import RoundLogError, read_round_log
 from gops_records.sources import SourceError, decode, find_files
 from gops_records.store.db import connect, scalar
 from gops_records.store.frames import Batch
-from gops_records.store.loader import LoadCounts, load_frames
+from gops_records.store.loader import KnownGames, LoadCounts, load_frames
 from gops_records.validate import validate_game
 
 ROUND_LOG_KINDS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
@@ -80,9 +80,10 @@ def import_paths(paths: Iterable[str | Path], db: str | Path | None = None, *,
     try:
         con.execute("BEGIN TRANSACTION")
         summary.import_id = scalar(con, "SELECT coalesce(max(import_id), 0) + 1 FROM imports")
+        known = KnownGames(con)
         for path in files:
             for batch, consumed in file_batches(path, encoding, batch_games, summary.notes):
-                summary.add(load_frames(con, summary.import_id, batch.frames()))
+                summary.add(load_frames(con, summary.import_id, batch.frames(), known))
                 if progress and consumed:
                     progress(consumed, str(path))
         summary.seconds = time.perf_counter() - clock

@@ -56,35 +56,49 @@ def game_keys(rep: Replayed, book: LineBook) -> pl.Series:
                                     rounds.list.join(";")])).to_series()
 
 
-def frames(rep: Replayed, book: LineBook, source: str,
-           source_game: np.ndarray) -> dict[str, pl.DataFrame]:
-    """The games, game_players, rounds and bids frames of the replayed games."""
-    n = rep.count
-    game_id = content_ids(game_keys(rep, book)) if n else pl.Series([], dtype=pl.String)
-    value = book.strings["tag_value"]
-    seat_text = pl.Series(list(SEATS))
-    seats = np.arange(4)
-    in_game = seats[None, :] < rep.players[:, None]
-    names = pl.select(pl.when(pl.lit(rep.seat_rows.ravel() > 0))
-                      .then(value.gather(rep.seat_rows.ravel()))
-                      .otherwise(seat_text.gather(np.tile(seats, n)))).to_series()
-    scores = np.where(in_game, rep.scores, -1)
-    top = scores.max(axis=1) if n else np.zeros(0, np.int64)
-    at_top = scores == top[:, None]
-    alone = at_top.sum(axis=1) == 1
-    finished = rep.finished
-    games = _games(rep, book, source, source_game, game_id, names, finished, alone)
+class FastFrames:
+    """The frames of a chunk's replayed games: ``games`` at once, the child tables
+    (game_players, rounds, bids) only when asked for, since a re-import of known games
+    never needs them."""
 
-    # game_players: seats 0..P-1 of each game
-    g_of, s_of = np.nonzero(in_game)
-    outcome = np.where(scores[g_of, s_of] < top[g_of], 1, np.where(alone[g_of], 0, 2))
-    players = pl.DataFrame({
-        "game_id": game_id.gather(g_of), "seat": seat_text.gather(s_of),
-        "player": names.gather(g_of * 4 + s_of), "score": rep.scores[g_of, s_of],
-        "outcome": pl.Series(["win", "loss", "draw"]).gather(outcome),
-    }).with_columns(pl.when(pl.lit(finished[g_of])).then(pl.col("outcome")))
-    return {"games": games, "game_players": players.cast(PLAYERS_SCHEMA),
-            "rounds": _rounds(rep, book, game_id), "bids": _bids(rep, book, game_id, names)}
+    def __init__(self, rep: Replayed, book: LineBook, source: str,
+                 source_game: np.ndarray) -> None:
+        self.rep, self.book = rep, book
+        n = rep.count
+        self.game_id = content_ids(game_keys(rep, book)) if n else pl.Series([], dtype=pl.String)
+        seats = np.arange(4)
+        self.in_game = seats[None, :] < rep.players[:, None]
+        rows = rep.seat_rows.ravel()
+        self.names = pl.select(pl.when(pl.lit(rows > 0))
+                               .then(book.strings["tag_value"].gather(rows))
+                               .otherwise(_SEAT_TEXT.gather(np.tile(seats, n)))).to_series()
+        self.scores = np.where(self.in_game, rep.scores, -1)
+        self.top = self.scores.max(axis=1) if n else np.zeros(0, np.int64)
+        self.alone = (self.scores == self.top[:, None]).sum(axis=1) == 1
+        self.games = _games(rep, book, source, source_game, self.game_id, self.names,
+                            rep.finished, self.alone)
+
+    def children(self) -> dict[str, pl.DataFrame]:
+        """The game_players, rounds and bids frames."""
+        rep = self.rep
+        g_of, s_of = np.nonzero(self.in_game)
+        outcome = np.where(self.scores[g_of, s_of] < self.top[g_of], 1,
+                           np.where(self.alone[g_of], 0, 2))
+        players = pl.DataFrame({
+            "game_id": self.game_id.gather(g_of), "seat": _SEAT_TEXT.gather(s_of),
+            "player": self.names.gather(g_of * 4 + s_of), "score": rep.scores[g_of, s_of],
+            "outcome": pl.Series(["win", "loss", "draw"]).gather(outcome),
+        }).with_columns(pl.when(pl.lit(rep.finished[g_of])).then(pl.col("outcome")))
+        return {"game_players": players.cast(PLAYERS_SCHEMA),
+                "rounds": _rounds(rep, self.book, self.game_id),
+                "bids": _bids(rep, self.book, self.game_id, self.names)}
+
+    def frames(self) -> dict[str, pl.DataFrame]:
+        """The games, game_players, rounds and bids frames."""
+        return {"games": self.games, **self.children()}
+
+
+_SEAT_TEXT = pl.Series(list(SEATS))
 
 
 def _games(rep: Replayed, book: LineBook, source: str, source_game: np.ndarray,

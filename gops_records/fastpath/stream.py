@@ -14,14 +14,14 @@ from __future__ import annotations
 import codecs
 import dataclasses
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
 import pyarrow as pa
 
-from gops_records.fastpath.build import frames as fast_frames
+from gops_records.fastpath.build import FastFrames
 from gops_records.fastpath.games import Replayed, replay
 from gops_records.fastpath.lines import LineBook
 from gops_records.fastpath.scan import Lines, Units, find_units, split_lines
@@ -37,6 +37,29 @@ BYTES_PER_GAME = 420
 CHUNK_BYTES = 20_000 * BYTES_PER_GAME
 _TERMINATOR_LINE = re.compile(rb"\n[ \t]*(?:[0-9]+(?:-[0-9]+)+|\*)[ \t\r]*\n")
 _TABLES = ("games", "game_players", "rounds", "bids", "rejects")
+_CHILDREN = ("game_players", "rounds", "bids")
+_EMPTY = Batch().frames()
+
+
+class ChunkTables(Mapping[str, pl.DataFrame]):
+    """A chunk's frames by table; the child tables are built on first use."""
+
+    def __init__(self, games: pl.DataFrame, rejects: pl.DataFrame,
+                 children: Callable[[], dict[str, pl.DataFrame]]) -> None:
+        self._tables = {"games": games, "rejects": rejects}
+        self._children: Callable[[], dict[str, pl.DataFrame]] | None = children
+
+    def __getitem__(self, table: str) -> pl.DataFrame:
+        if table not in self._tables and self._children is not None:
+            self._tables.update(self._children())
+            self._children = None
+        return self._tables[table]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_TABLES)
+
+    def __len__(self) -> int:
+        return len(_TABLES)
 
 
 @dataclass
@@ -46,12 +69,12 @@ class ChunkFrames:
     Like :class:`~gops_records.store.frames.Batch` it has ``frames()`` and a length.
     """
 
-    tables: dict[str, pl.DataFrame]
+    tables: ChunkTables
     consumed: int
     games: int
     fast_games: int
 
-    def frames(self) -> dict[str, pl.DataFrame]:
+    def frames(self) -> ChunkTables:
         return self.tables
 
     def __len__(self) -> int:
@@ -135,44 +158,49 @@ def _chunk_frames(lines: Lines, units: Units, book: LineBook, source: str, first
         per_unit[end - 1] += len(records)
         exact_runs.append((int(first), int(end), records, text, first_line + begin))
     number = games_before + np.cumsum(per_unit)  # source_game of each unit's last game
-    fast_numbers = number[rep.unit].astype(np.int32)
-    parts = _fast_parts(rep, book, source, fast_numbers, run_first, fast)
-    for first, end, records, text, line in exact_runs:
-        last = int(number[end - 1])
-        parts[first] = _exact_frames(records, text, source, last - len(records) + 1, line)
-    ordered = [parts[k] for k in sorted(parts)]
-    frames = {t: pl.concat([p[t] for p in ordered]) if ordered else Batch().frames()[t]
-              for t in _TABLES}
+    fast_frames = FastFrames(rep, book, source, number[rep.unit].astype(np.int32))
+    exact = {first: _exact_frames(records, text, source, int(number[end - 1]) - len(records) + 1,
+                                  line)
+             for first, end, records, text, line in exact_runs}
+    slices = _fast_slices(rep, run_first, fast)
+    order = sorted([*slices, *exact])
+
+    def pieces(table: str, frames: dict[str, pl.DataFrame]) -> list[pl.DataFrame]:
+        rows = _rows_per_game(rep, table)
+        return [exact[k][table] if k in exact else
+                frames[table].slice(int(rows[slices[k][0]]),
+                                    int(rows[slices[k][1]] - rows[slices[k][0]]))
+                for k in order]
+
+    def children() -> dict[str, pl.DataFrame]:
+        built = fast_frames.children() if rep.count else {}
+        return {t: _concat(pieces(t, built), t) for t in _CHILDREN}
+
+    games = _concat(pieces("games", {"games": fast_frames.games}), "games")
+    rejects = _concat([exact[k]["rejects"] for k in sorted(exact)], "rejects")
     total = int(per_unit.sum())
-    return ChunkFrames(frames, 0, total, rep.count)
+    return ChunkFrames(ChunkTables(games, rejects, children), 0, total, rep.count)
 
 
-def _fast_parts(rep: Replayed, book: LineBook, source: str, numbers: np.ndarray,
-                run_first: np.ndarray, fast: np.ndarray) -> dict[int, dict[str, pl.DataFrame]]:
-    """The fast games' frames, cut into one slice per run of fast units."""
-    if not rep.count:
-        return {}
-    built = fast_frames(rep, book, source, numbers)
-    built["rejects"] = Batch().frames()["rejects"]
+def _concat(frames: list[pl.DataFrame], table: str) -> pl.DataFrame:
+    if not frames:
+        return _EMPTY[table]
+    return frames[0] if len(frames) == 1 else pl.concat(frames)
+
+
+def _fast_slices(rep: Replayed, run_first: np.ndarray,
+                 fast: np.ndarray) -> dict[int, tuple[int, int]]:
+    """For each run of fast units (by its first unit), the range of its games."""
     runs = [int(f) for f in run_first if fast[f]]
-    if len(runs) == 1:
-        return {runs[0]: built}
-    # game index where each fast run starts: units before it that are fast
-    game_at = np.searchsorted(rep.unit, runs)
-    bounds = np.append(game_at, rep.count)
-    rows = {
-        "games": np.arange(rep.count + 1),
-        "game_players": np.concatenate([[0], np.cumsum(rep.players)]),
-        "rounds": np.concatenate([[0], np.cumsum(rep.n_rounds)]),
-        "bids": np.concatenate([[0], np.cumsum(rep.n_rounds * rep.players)]),
-    }
-    parts = {}
-    for k, first in enumerate(runs):
-        g0, g1 = int(bounds[k]), int(bounds[k + 1])
-        part = {t: built[t].slice(int(r[g0]), int(r[g1] - r[g0])) for t, r in rows.items()}
-        part["rejects"] = built["rejects"]
-        parts[first] = part
-    return parts
+    bounds = np.append(np.searchsorted(rep.unit, runs), rep.count)
+    return {first: (int(bounds[k]), int(bounds[k + 1])) for k, first in enumerate(runs)}
+
+
+def _rows_per_game(rep: Replayed, table: str) -> np.ndarray:
+    """Where each fast game's rows start in ``table`` (one more entry: the end)."""
+    per_game = {"games": np.ones(rep.count, np.int64), "game_players": rep.players,
+                "rounds": rep.n_rounds, "bids": rep.n_rounds * rep.players}[table]
+    return np.concatenate([[0], np.cumsum(per_game)])
 
 
 def _exact_frames(records: list, text: str, source: str, first_number: int,

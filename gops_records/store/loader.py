@@ -2,15 +2,18 @@
 
 Frames go in through Arrow (``INSERT ... SELECT ... FROM registered frame``), never row
 by row. Games already in the database (same ``game_id``) and rejects already kept
-(same ``reject_id``) are skipped with an anti join, so re-importing adds nothing. The
-caller owns the transaction: :class:`ImportWriter` opens one for the whole import.
+(same ``reject_id``) are skipped, so re-importing adds nothing: game ids are looked up
+in :class:`KnownGames` (or found by an anti join), rejects by an anti join. The caller
+owns the transaction: ``import_paths`` opens one for the whole import.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import duckdb
+import numpy as np
 import polars as pl
 
 from gops_records.store.db import scalar
@@ -43,34 +46,83 @@ class LoadCounts:
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
+class KnownGames:
+    """The ids of the games already stored, as 64-bit numbers, for one import.
+
+    A game id is 16 hex digits: one 64-bit number. Holding them in a sorted array (8 MB
+    a million) lets each batch be checked by binary search instead of an anti join that
+    scans the whole ``games`` table again for every batch. Only valid while the caller's
+    transaction holds the write lock, so no one else adds games meanwhile. ``usable`` is
+    False when some stored id is not 16 lower-case hex digits or the table is huge; the
+    loader then uses the anti join.
+    """
+
+    LIMIT = 50_000_000
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        self._added: list[np.ndarray] = []
+        self._base = np.zeros(0, np.uint64)
+        self.usable = scalar(con, "SELECT count(*) FROM games") <= self.LIMIT
+        if self.usable:
+            numbers = _as_numbers(con.sql("SELECT game_id FROM games").pl()["game_id"])
+            self.usable = numbers is not None
+            if numbers is not None:
+                self._base = np.sort(numbers)
+
+    def new(self, ids: pl.Series) -> np.ndarray | None:
+        """Which of ``ids`` (distinct) are not stored yet; None if some id is no number."""
+        numbers = _as_numbers(ids)
+        if numbers is None:
+            return None
+        fresh = ~_member(self._base, numbers)
+        for block in self._added:
+            fresh &= ~_member(block, numbers)
+        return fresh
+
+    def add(self, ids: pl.Series) -> None:
+        numbers = _as_numbers(ids)
+        assert numbers is not None
+        self._added.append(np.sort(numbers))
+        if len(self._added) > 8:  # few sorted blocks keep each lookup cheap
+            self._added = [np.sort(np.concatenate(self._added))]
+
+
+def _as_numbers(ids: pl.Series) -> np.ndarray | None:
+    if not ids.str.contains(r"^[0-9a-f]{16}$").all():
+        return None
+    return ids.str.to_integer(base=16, dtype=pl.UInt64).to_numpy()
+
+
+def _member(sorted_ids: np.ndarray, numbers: np.ndarray) -> np.ndarray:
+    if not len(sorted_ids):
+        return np.zeros(len(numbers), bool)
+    at = np.minimum(np.searchsorted(sorted_ids, numbers), len(sorted_ids) - 1)
+    return sorted_ids[at] == numbers
+
+
 def load_frames(con: duckdb.DuckDBPyConnection, import_id: int,
-                frames: dict[str, pl.DataFrame]) -> LoadCounts:
-    """Insert one batch inside the caller's transaction; returns what was new and duplicate."""
+                frames: Mapping[str, pl.DataFrame],
+                known: KnownGames | None = None) -> LoadCounts:
+    """Insert one batch inside the caller's transaction; returns what was new and duplicate.
+
+    ``known`` (the ids stored so far, kept up to date here) saves an anti join per
+    batch. Child frames are only read when the batch has new games.
+    """
     games = frames["games"]
     rejects = frames["rejects"]
     counts = LoadCounts(games_seen=games.height + rejects.height, games_rejected=rejects.height)
     if games.height:
         unique = games.unique("game_id", keep="first", maintain_order=True)
-        con.register("stage_games", unique)
-        con.execute("CREATE OR REPLACE TEMP TABLE new_ids AS SELECT game_id FROM stage_games "
-                    "ANTI JOIN games USING (game_id)")
-        new = scalar(con, "SELECT count(*) FROM new_ids")
-        counts.games_new = new
-        counts.games_duplicate = games.height - new
-        if new:
-            con.execute(f"INSERT INTO games SELECT {_GAME_COLUMNS} FROM stage_games "
-                        "SEMI JOIN new_ids USING (game_id)", [import_id])
-            repeats = unique.height != games.height
-            for table, key in _CHILD_KEYS.items():
-                frame = frames[table]
-                if repeats:  # a game written twice in one batch: keep one copy of its rows
-                    frame = frame.unique(key, keep="first", maintain_order=True)
-                con.register("stage_child", frame)
-                con.execute(f"INSERT INTO {table} SELECT * FROM stage_child "
-                            "SEMI JOIN new_ids USING (game_id)")
-                con.unregister("stage_child")
-        con.unregister("stage_games")
-        con.execute("DROP TABLE new_ids")
+        fresh = known.new(unique["game_id"]) if known is not None and known.usable else None
+        if fresh is None:
+            counts.games_new = _insert_games_by_join(con, import_id, frames, unique)
+        else:
+            new_games = unique.filter(fresh)
+            counts.games_new = new_games.height
+            if new_games.height:
+                _insert_games(con, import_id, frames, new_games, games.height)
+                known.add(new_games["game_id"])  # type: ignore[union-attr]
+        counts.games_duplicate = games.height - counts.games_new
     if rejects.height:
         unique = rejects.unique("reject_id", keep="first", maintain_order=True)
         con.register("stage_rejects", unique)
@@ -84,3 +136,44 @@ def load_frames(con: duckdb.DuckDBPyConnection, import_id: int,
         counts.rejects_duplicate = rejects.height - counts.rejects_new
     return counts
 
+
+def _insert_games(con: duckdb.DuckDBPyConnection, import_id: int,
+                  frames: Mapping[str, pl.DataFrame], new_games: pl.DataFrame,
+                  height: int) -> None:
+    """Insert ``new_games`` (distinct, not stored yet) and their child rows."""
+    con.register("stage_games", new_games)
+    con.execute(f"INSERT INTO games SELECT {_GAME_COLUMNS} FROM stage_games", [import_id])
+    con.unregister("stage_games")
+    for table, key in _CHILD_KEYS.items():
+        frame = frames[table]
+        if new_games.height != height:  # repeats in the batch, or stored games
+            frame = frame.unique(key, keep="first", maintain_order=True).filter(
+                pl.col("game_id").is_in(new_games["game_id"].implode()))
+        con.register("stage_child", frame)
+        con.execute(f"INSERT INTO {table} SELECT * FROM stage_child")
+        con.unregister("stage_child")
+
+
+def _insert_games_by_join(con: duckdb.DuckDBPyConnection, import_id: int,
+                          frames: Mapping[str, pl.DataFrame], unique: pl.DataFrame) -> int:
+    """Insert the games of ``unique`` not stored yet (found by an anti join); their count."""
+    games = frames["games"]
+    con.register("stage_games", unique)
+    con.execute("CREATE OR REPLACE TEMP TABLE new_ids AS SELECT game_id FROM stage_games "
+                "ANTI JOIN games USING (game_id)")
+    new = scalar(con, "SELECT count(*) FROM new_ids")
+    if new:
+        con.execute(f"INSERT INTO games SELECT {_GAME_COLUMNS} FROM stage_games "
+                    "SEMI JOIN new_ids USING (game_id)", [import_id])
+        repeats = unique.height != games.height
+        for table, key in _CHILD_KEYS.items():
+            frame = frames[table]
+            if repeats:  # a game written twice in one batch: keep one copy of its rows
+                frame = frame.unique(key, keep="first", maintain_order=True)
+            con.register("stage_child", frame)
+            con.execute(f"INSERT INTO {table} SELECT * FROM stage_child "
+                        "SEMI JOIN new_ids USING (game_id)")
+            con.unregister("stage_child")
+    con.unregister("stage_games")
+    con.execute("DROP TABLE new_ids")
+    return new
