@@ -119,7 +119,7 @@ def bid_heatmap_chart(df: pl.DataFrame, player: str) -> alt.Chart:
         df, "prize", "bid", "row_share", title=f"What {player} bids on each prize",
         subtitle="share of the bids on that prize (each column adds up to 100%)",
         x_title="prize card", y_title="bid card", value_title="share of bids",
-        value_format="%",
+        value_format=".0%",
         tooltip=[alt.Tooltip("prize", title="prize"), alt.Tooltip("bid", title="bid"),
                  alt.Tooltip("count", title="bids"),
                  alt.Tooltip("row_share", title="share of bids on this prize", format=".0%")])
@@ -150,7 +150,7 @@ def relative_bids_chart(df: pl.DataFrame, player: str) -> alt.Chart:
                   "1 = lowest fifth, 5 = highest fifth; each column adds up to 100%"],
         x_title="prize rank among prizes still to come (fifths)",
         y_title="bid rank among cards in hand (fifths)", value_title="share of bids",
-        value_format="%",
+        value_format=".0%",
         tooltip=[alt.Tooltip("prize_rel_rank", title="prize rank fifth"),
                  alt.Tooltip("bid_rel_rank", title="bid rank fifth"),
                  alt.Tooltip("count", title="bids"),
@@ -183,7 +183,7 @@ def habits_chart(df: pl.DataFrame, player: str) -> alt.LayerChart:
 
 def carry_effect_chart(df: pl.DataFrame, player: str) -> alt.LayerChart:
     return rate_with_ci(
-        df, "pool", title=f"{player}'s highest card: for a pool or a single prize?",
+        df, "pool", title="Highest card left: pool or single prize?",
         subtitle=["how often the bid was the highest card left", "with its 95% interval"],
         x_title="what was on offer", y_title="bids of the highest card left",
         rate="rate_highest",
@@ -221,7 +221,7 @@ def pair_ties_chart(df: pl.DataFrame) -> alt.Chart:
     return heatmap(df, "opponent", "player", "rate", title="How often two players tie",
                    subtitle="tied rounds between the two, out of the rounds they played together",
                    x_title="opponent", y_title="player", value_title="tie rate",
-                   value_format="%",
+                   value_format=".0%",
                    tooltip=[alt.Tooltip("player"), alt.Tooltip("opponent"),
                             alt.Tooltip("ties", title="ties"),
                             alt.Tooltip("rounds", title="rounds together"),
@@ -262,7 +262,7 @@ def h2h_chart(df: pl.DataFrame) -> alt.Chart:
                    subtitle=["wins + half the draws, out of the finished games between the two",
                              "blue: the player (row) did better; blank: never met"],
                    x_title="opponent", y_title="player", value_title="score",
-                   value_format="%", scale=alt.Scale(scheme="redblue", domain=[0, 1]),
+                   value_format=".0%", scale=alt.Scale(scheme="redblue", domain=[0, 1]),
                    tooltip=[alt.Tooltip("player"), alt.Tooltip("opponent"),
                             alt.Tooltip("games", title="games"), alt.Tooltip("wins"),
                             alt.Tooltip("draws"), alt.Tooltip("losses"),

@@ -5,6 +5,7 @@ The sidebar's filters do not apply here: imports and rejects belong to the whole
 
 from __future__ import annotations
 
+import polars as pl
 import streamlit as st
 
 from dashboards import charts, data
@@ -46,11 +47,12 @@ def show_rejects(view: data.View) -> None:
     left, right = st.columns([1, 2])
     left.altair_chart(charts.problems_chart(codes), width="stretch")
     right.markdown(f"**Rejected records** (newest import first; up to {REJECTS_SHOWN})")
-    right.dataframe(rejects.select("import_id", "source", "source_game", "source_line",
-                                   "codes", "n_errors", "first_error"),
-                    hide_index=True, column_config={
-                        "source_game": "game in file", "source_line": "line",
-                        "n_errors": "problems", "first_error": "first problem"})
+    right.dataframe(rejects.select(
+        "import_id", pl.col("source").str.replace(r"^.*[\\/]", "").alias("file"),
+        "source_game", "source_line", "codes", "n_errors", "first_error"),
+        hide_index=True, column_config={
+            "import_id": "import", "source_game": "game in file", "source_line": "line",
+            "n_errors": "problems", "first_error": "first problem"})
     st.subheader("Look at one record")
     labels = {i: f"{row['source']} · game {row['source_game'] or '—'} · line "
                  f"{row['source_line'] or '—'} · {row['codes']}"
@@ -59,7 +61,8 @@ def show_rejects(view: data.View) -> None:
                         key="reject_pick")
     row = rejects.row(pick, named=True)
     st.error(f"{row['n_errors']} problem(s); the first: {row['first_error']}")
-    st.caption("The record exactly as written, numbered with its lines in the file.")
+    st.caption(f"The record exactly as written in `{row['source']}`, numbered with its "
+               "lines in that file.")
     st.code(numbered(row["raw_text"], row["source_line"]), language=None)
 
 

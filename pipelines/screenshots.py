@@ -115,20 +115,23 @@ def wait_drawn(page, settle_ms: int = 1500) -> None:
 
 
 def liveliest(db: Path) -> dict[str, str]:
-    """Paths showing the evening and the game with the largest pool (ties make them lively)."""
+    """Paths showing the evening and the game with the largest pool (ties make them lively),
+    and the standings leader on the Players page."""
     from urllib.parse import urlencode
 
-    from gops_records.analytics import Filters, largest_pools
+    from gops_records.analytics import Filters, largest_pools, standings
     from gops_records.store.db import reading
 
     with reading(db) as con:
         top = largest_pools(con, Filters(), 1)
+        leader = standings(con, Filters())["player"].head(1).to_list()
     if top.is_empty():
         return {}
     event, day = top["event"][0], top["date"][0]
     f = Filters(events=(event,) if event else (), date_from=day, date_to=day)
     return {"session": "/?" + urlencode(f.to_query_params(), doseq=True),
-            "game": "/game?" + urlencode({"game_id": top["game_id"][0]})}
+            "game": "/game?" + urlencode({"game_id": top["game_id"][0]}),
+            "players": "/players?" + urlencode({"profile": leader[0]}) if leader else "/players"}
 
 
 def shoot(url: str, out: Path, pages: dict[str, str] = PAGES) -> list[Path]:
