@@ -127,8 +127,9 @@ def standings(view: View) -> pl.DataFrame:
 
 
 @_cached
-def match_results(view: View) -> pl.DataFrame:
-    return _read(view.db, analytics.match_results, view.filters)
+def match_results(view: View, limit: int | None = None) -> pl.DataFrame:
+    """Matches of the games in view; ``limit`` keeps the newest (a big database has many)."""
+    return _read(view.db, analytics.match_results, view.filters, limit)
 
 
 @_cached

@@ -5,6 +5,8 @@ The sidebar's filters do not apply here: imports and rejects belong to the whole
 
 from __future__ import annotations
 
+import re
+
 import polars as pl
 import streamlit as st
 
@@ -60,10 +62,29 @@ def show_rejects(view: data.View) -> None:
     pick = st.selectbox("Rejected record", list(labels), format_func=labels.__getitem__,
                         key="reject_pick")
     row = rejects.row(pick, named=True)
-    st.error(f"{row['n_errors']} problem(s); the first: {row['first_error']}")
+    st.error(problem_list(row["errors"]))
     st.caption(f"The record exactly as written in `{row['source']}`, numbered with its "
                "lines in that file.")
     st.code(numbered(row["raw_text"], row["source_line"]), language=None)
+
+
+def where(error: dict) -> str:
+    """'line 16, column 20 (round 2)', leaving out what the error does not know."""
+    parts = [f"{name} {error[name]}" for name in ("line", "column") if error[name] is not None]
+    place = ", ".join(parts) or "no position"
+    return place + (f" (round {error['round']})" if error["round"] is not None else "")
+
+
+def plain(text: str) -> str:
+    """``text`` with Markdown's special characters escaped (messages quote record text)."""
+    return re.sub(r"([\\`*_\[\]<>$~|])", r"\\\1", text)
+
+
+def problem_list(errors: list[dict]) -> str:
+    """Every problem of a record as a Markdown list, in the order they were found."""
+    head = f"{len(errors)} problem{'s' * (len(errors) != 1)} in this record:"
+    lines = [f"- {where(e)}: `{e['code']}`: {plain(e['message'])}" for e in errors]
+    return "\n".join([head, "", *lines])
 
 
 def numbered(text: str, first_line: int | None) -> str:

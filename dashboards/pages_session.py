@@ -12,6 +12,7 @@ from dashboards import charts, data
 from dashboards.pages_game import game_table
 
 NOTABLE_FROM = 500  # notable games are picked among this many newest games
+MATCHES_SHOWN = 200  # at most this many matches (the newest) are listed
 
 
 def margins(games: pl.DataFrame) -> pl.DataFrame:
@@ -42,19 +43,23 @@ def show_standings(view: data.View) -> None:
     right.altair_chart(charts.standings_chart(table.head(30)), width="stretch")
 
 
-def show_matches(view: data.View, one_evening: bool) -> None:
-    results = data.match_results(view)
+def show_matches(view: data.View) -> None:
+    # One more than is shown, to know whether any were left out.
+    results = data.match_results(view, MATCHES_SHOWN + 1)
     if results.is_empty():
         return
+    # Rows come match by match, newest match first: number the matches in that order.
+    number = pl.struct("event", "date", "match").rle_id()
     st.header("Matches")
-    st.caption("Games sharing a Match tag, scored both ways: the cumulative total of points "
-               "over the match, and best-of-N by games won. A blank winner means a shared lead.")
-    if not one_evening:
-        st.warning("These games span several evenings, and matches are grouped by their Match "
-                   "tag alone: clubs that number their matches 1, 2, 3... every evening see "
-                   "those evenings' matches added up here. Pick one event and day in the "
-                   "sidebar to see one evening's matches.")
+    st.caption("Games of one evening (same event and date) sharing a Match tag, scored both "
+               "ways: the cumulative total of points over the match, and best-of-N by games "
+               "won. A blank winner means a shared lead. Newest first.")
+    if results.select(number.max()).item() >= MATCHES_SHOWN:
+        results = results.filter(number < MATCHES_SHOWN)
+        st.caption(f"The {MATCHES_SHOWN} newest matches are shown: pick an event and a date "
+                   "in the sidebar to see every match of an evening.")
     st.dataframe(results, hide_index=True, column_config={
+        "date": st.column_config.DateColumn("date", format="YYYY-MM-DD"),
         "total_points": "total points", "game_wins": "games won",
         "cumulative_rank": "rank by points", "best_of_winner": "best-of winner",
         "cumulative_winner": "winner on points", "match_games": "games in match"})
@@ -110,7 +115,7 @@ def main() -> None:
              f"{ov['first_date'] or 'undated'} to {ov['last_date'] or 'undated'}")
     cols[4].metric("Events", ov["events"], help=f"Dates: {dates}")
     show_standings(view)
-    show_matches(view, one_evening=one_day and ov["events"] <= 1)
+    show_matches(view)
     show_pools(view)
     show_notable(view)
 

@@ -147,8 +147,10 @@ def list_rejects(con: duckdb.DuckDBPyConnection, limit: int = 200) -> pl.DataFra
     """Quarantined records, newest import first, in file order.
 
     ``codes`` lists the distinct problem codes, ``first_error`` is the first problem as
-    'line L, column C: message'. Columns: import_id, source, source_game, source_line,
-    codes, first_error, raw_text, n_errors, reject_id.
+    'line L, column C: message', ``errors`` every problem in the order found (a list of
+    structs: code, message, line, column, round; line, column and round may be null).
+    Columns: import_id, source, source_game, source_line, codes, first_error, raw_text,
+    n_errors, reject_id, errors.
     """
     return run(con, """SELECT import_id, source, source_game, source_line,
                               array_to_string(list_sort(list_distinct(
@@ -158,7 +160,7 @@ def list_rejects(con: duckdb.DuckDBPyConnection, limit: int = 200) -> pl.DataFra
                                   || ', column ' || coalesce(errors[1]."column"::VARCHAR, '?')
                                   || ': ' || errors[1].message
                               END AS first_error,
-                              raw_text, len(errors) AS n_errors, reject_id
+                              raw_text, len(errors) AS n_errors, reject_id, errors
                        FROM rejects
                        ORDER BY import_id DESC, source, source_game NULLS FIRST, reject_id
                        LIMIT ?""", [max(int(limit), 0)])

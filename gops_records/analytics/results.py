@@ -96,58 +96,71 @@ def standings(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
 
 def match_results(con: duckdb.DuckDBPyConnection, f: Filters,
                   limit: int | None = None) -> pl.DataFrame:
-    """Each match (games sharing a Match tag) scored two ways: cumulative points and best-of-N.
+    """Each match scored two ways: cumulative points and best-of-N.
 
-    total_points adds the player's points over the match's finished games; cumulative_rank
-    ranks them (1 = most; equal totals share a rank). game_wins counts games won;
-    best_of_winner is the player with the most game wins, cumulative_winner the one with
-    the highest total (None when shared). match_games is the match's finished games.
-    ``limit`` keeps only the matches with the newest last game (a database of simulated
-    play can hold hundreds of thousands of matches). Ordered by match name.
-    Columns: match, player, games, total_points, game_wins, cumulative_rank, best_of_winner,
-    cumulative_winner, match_games.
+    A match is the finished games sharing an event, a date and a Match tag: clubs number
+    their matches afresh every evening, so "match 1" of two evenings are two matches
+    (games with no event or no date group with the others lacking the same).
+    total_points adds the player's points over the match's games; cumulative_rank ranks
+    them (1 = most; equal totals share a rank). game_wins counts games won; best_of_winner
+    is the player with the most game wins, cumulative_winner the one with the highest
+    total (None when shared). match_games is the match's finished games. ``limit`` keeps
+    only the newest matches (a database of simulated play can hold hundreds of thousands).
+    Newest date first (undated last), then event and match name.
+    Columns: event, date, match, player, games, total_points, game_wins, cumulative_rank,
+    best_of_winner, cumulative_winner, match_games.
     """
-    scope, params = games_cte(f, "g.game_id, g.match, g.finished, g.date")
+    scope, params = games_cte(f, "g.game_id, g.event, g.date, g.match, g.finished")
     keep = ""
     extra: list = []
     if limit is not None:
-        keep = "QUALIFY row_number() OVER (ORDER BY max(date) DESC NULLS LAST, match) <= ?"
+        keep = "QUALIFY mid <= ?"
         extra = [max(int(limit), 0)]
+    # NULL events or dates must still match each other: the games are tied to their
+    # match by a number (mid), not by joining on the three keys.
     return run(con, f"""WITH {scope},
         sizes AS (
-            SELECT match, count(*) AS match_games FROM fg
-            WHERE finished AND match IS NOT NULL GROUP BY match {keep}
+            SELECT event, date, match, count(*) AS match_games,
+                   row_number() OVER (ORDER BY date DESC NULLS LAST, event NULLS LAST, match)
+                       AS mid
+            FROM fg WHERE finished AND match IS NOT NULL
+            GROUP BY event, date, match {keep}
+        ),
+        mg AS (
+            SELECT fg.game_id, s.mid FROM fg JOIN sizes s
+                ON fg.match = s.match AND fg.event IS NOT DISTINCT FROM s.event
+                   AND fg.date IS NOT DISTINCT FROM s.date
+            WHERE fg.finished
         ),
         per_player AS (
-            SELECT fg.match, p.player, count(*) AS games, sum(p.score)::BIGINT AS total_points,
+            SELECT mg.mid, p.player, count(*) AS games, sum(p.score)::BIGINT AS total_points,
                    count(*) FILTER (p.outcome = 'win') AS game_wins
-            FROM game_players p JOIN fg USING (game_id)
-            WHERE fg.finished AND fg.match IS NOT NULL AND fg.match IN (SELECT match FROM sizes)
-            GROUP BY fg.match, p.player
+            FROM game_players p JOIN mg USING (game_id)
+            GROUP BY mg.mid, p.player
         ),
         ranked AS (
             SELECT *,
-                   rank() OVER (PARTITION BY match ORDER BY total_points DESC) AS cumulative_rank,
-                   rank() OVER (PARTITION BY match ORDER BY game_wins DESC) AS wins_rank,
-                   count(*) FILTER (total_points = max_points) OVER (PARTITION BY match)
+                   rank() OVER (PARTITION BY mid ORDER BY total_points DESC) AS cumulative_rank,
+                   rank() OVER (PARTITION BY mid ORDER BY game_wins DESC) AS wins_rank,
+                   count(*) FILTER (total_points = max_points) OVER (PARTITION BY mid)
                        AS n_top_points,
-                   count(*) FILTER (game_wins = max_wins) OVER (PARTITION BY match) AS n_top_wins
-            FROM (SELECT *, max(total_points) OVER (PARTITION BY match) AS max_points,
-                         max(game_wins) OVER (PARTITION BY match) AS max_wins
+                   count(*) FILTER (game_wins = max_wins) OVER (PARTITION BY mid) AS n_top_wins
+            FROM (SELECT *, max(total_points) OVER (PARTITION BY mid) AS max_points,
+                         max(game_wins) OVER (PARTITION BY mid) AS max_wins
                   FROM per_player)
         ),
         winners AS (
-            SELECT match,
+            SELECT mid,
                    any_value(player) FILTER (game_wins = max_wins AND n_top_wins = 1)
                        AS best_of_winner,
                    any_value(player) FILTER (total_points = max_points AND n_top_points = 1)
                        AS cumulative_winner
-            FROM ranked GROUP BY match
+            FROM ranked GROUP BY mid
         )
-        SELECT r.match, r.player, r.games, r.total_points, r.game_wins, r.cumulative_rank,
-               w.best_of_winner, w.cumulative_winner, s.match_games
-        FROM ranked r JOIN winners w USING (match) JOIN sizes s USING (match)
-        ORDER BY r.match, r.cumulative_rank, r.wins_rank, r.player""", [*params, *extra])
+        SELECT s.event, s.date, s.match, r.player, r.games, r.total_points, r.game_wins,
+               r.cumulative_rank, w.best_of_winner, w.cumulative_winner, s.match_games
+        FROM ranked r JOIN winners w USING (mid) JOIN sizes s USING (mid)
+        ORDER BY s.mid, r.cumulative_rank, r.wins_rank, r.player""", [*params, *extra])
 
 
 def head_to_head(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:

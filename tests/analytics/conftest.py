@@ -9,7 +9,8 @@ G4  Other 2026-02-01    Ann-Bob-Cid   carry    3-0-7  Ann and Bob tie on top in 
 G5  Club 2026-01-15     Bob-Cid       carry    *      unfinished after 2 rounds
 G6  Four 2026-02-05     Ann-Bob-Cid-Dee discard 0-0-3-2  3 cards, 1 unclaimed
 
-plus one broken record (Bob plays his 2 twice) in a second file, quarantined as a reject.
+plus one broken record in a second file, quarantined as a reject with two problems: Bob plays
+his 2 twice (line 2, column 17) and bids a 9 in a 4-card game (line 2, column 26).
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ CLUB = """\
 
 BROKEN = """\
 [Event "Club"] [A "Ann"] [B "Bob"] [Cards "4"]
-1. A 2 2 2. 2 A 2
+1. A 2 2 2. 2 A 2 3. 3 3 9
 *
 """
 

@@ -12,8 +12,9 @@ NOTHING = a.Filters(events=("No such event",))
 FRAMES = {
     "standings": (a.standings, ["player", "games", "wins", "draws", "losses", "points_for",
                                 "points_against", "point_diff", "win_rate", "ci_low", "ci_high"]),
-    "match_results": (a.match_results, ["match", "player", "games", "total_points", "game_wins",
-                                        "cumulative_rank", "best_of_winner"]),
+    "match_results": (a.match_results, ["event", "date", "match", "player", "games",
+                                        "total_points", "game_wins", "cumulative_rank",
+                                        "best_of_winner", "cumulative_winner", "match_games"]),
     "head_to_head": (a.head_to_head, ["player", "opponent", "games", "wins", "draws", "losses",
                                       "points_for", "points_against"]),
     "ties_by_round": (a.ties_by_round, ["round_no", "rounds", "ties", "rate", "ci_low",

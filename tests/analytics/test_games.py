@@ -102,9 +102,16 @@ def test_imports_and_rejects(con):
     rejects = list_rejects(con)
     assert rejects.columns[:7] == ["import_id", "source", "source_game", "source_line", "codes",
                                    "first_error", "raw_text"]
+    assert rejects.columns[7:] == ["n_errors", "reject_id", "errors"]
     bad = rejects.row(0, named=True)
-    assert bad["codes"] == "card-not-in-hand"
-    assert bad["first_error"].startswith("line 2, column ")
-    assert "already spent" in bad["first_error"]
+    assert bad["codes"] == "card-not-in-hand, unknown-card"
+    assert bad["first_error"] == "line 2, column 17: B bids 2, already spent earlier"
+    assert bad["n_errors"] == 2
+    assert bad["errors"] == [
+        {"code": "card-not-in-hand", "message": "B bids 2, already spent earlier", "line": 2,
+         "column": 17, "round": 2},
+        {"code": "unknown-card", "message": "B bids 9, which is not in a 4-card suit",
+         "line": 2, "column": 26, "round": 3},
+    ]
     assert bad["raw_text"].startswith('[Event "Club"]') and bad["source"].endswith("broken.gops")
     assert list_rejects(con, limit=0).height == 0

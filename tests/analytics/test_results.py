@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+import duckdb
 import pytest
 
 from gops_records.analytics import (
@@ -18,6 +19,7 @@ from gops_records.analytics import (
     standings,
 )
 from gops_records.analytics.stats import wilson
+from gops_records.importer import import_paths
 
 STANDINGS_COLUMNS = ["player", "games", "wins", "draws", "losses", "points_for",
                      "points_against", "point_diff", "win_rate", "ci_low", "ci_high"]
@@ -79,15 +81,19 @@ def test_standings_count_draws(calm_con):
 
 def test_match_results_cumulative_and_best_of(con):
     out = match_results(con, Filters())
-    assert out.columns[:7] == ["match", "player", "games", "total_points", "game_wins",
-                               "cumulative_rank", "best_of_winner"]
+    assert out.columns == ["event", "date", "match", "player", "games", "total_points",
+                           "game_wins", "cumulative_rank", "best_of_winner", "cumulative_winner",
+                           "match_games"]
+    # Newest match first: M2 (2026-01-15) before M1 (2026-01-08).
     assert out.select("match", "player", "games", "total_points", "game_wins", "cumulative_rank",
                       "best_of_winner", "cumulative_winner", "match_games").rows() == [
-        ("M1", "Ann", 2, 11, 1, 1, None, "Ann", 2),   # 1-1 in games, 11-9 on points
-        ("M1", "Bob", 2, 9, 1, 2, None, "Ann", 2),
         ("M2", "Ann", 1, 2, 1, 1, "Ann", "Ann", 1),
         ("M2", "Cid", 1, 1, 0, 2, "Ann", "Ann", 1),
+        ("M1", "Ann", 2, 11, 1, 1, None, "Ann", 2),   # 1-1 in games, 11-9 on points
+        ("M1", "Bob", 2, 9, 1, 2, None, "Ann", 2),
     ]
+    assert out.select("event", "date").unique(maintain_order=True).rows() == [
+        ("Club", dt.date(2026, 1, 15)), ("Club", dt.date(2026, 1, 8))]
     only_g1 = match_results(con, Filters(matches=("M1",), players=("Ann",),
                                          date_to=dt.date(2026, 1, 8), n_players=2))
     assert only_g1.height == 2
@@ -114,5 +120,58 @@ def test_match_results_limit_keeps_the_newest_matches(con):
     # M2's game (2026-01-15) is newer than M1's (2026-01-08).
     assert match_results(con, Filters(), limit=1)["match"].unique().to_list() == ["M2"]
     assert match_results(con, Filters(), limit=5)["match"].unique(maintain_order=True).to_list() \
-        == ["M1", "M2"]
+        == ["M2", "M1"]
     assert match_results(con, Filters(), limit=0).height == 0
+
+
+# Ann wins 5-1 (3 on her 3, 2 on her 2; Bob takes the 1 with his 3), or Bob does.
+ANN_WINS = "1. 3 3 2 2. 2 2 A 3. A A 3\n5-1\n"
+BOB_WINS = "1. 3 2 3 2. 2 A 2 3. A 3 A\n1-5\n"
+
+
+def _game(tags: str, moves: str) -> str:
+    return f'{tags} [A "Ann"] [B "Bob"] [Cards "3"] [Match "1"]\n{moves}\n'
+
+
+#: Clubs number their matches afresh every evening: four different matches named "1".
+EVENINGS = "".join([
+    _game('[Event "Club"] [Date "2026.03.01"] [Round "1"]', ANN_WINS),
+    _game('[Event "Club"] [Date "2026.03.01"] [Round "2"]', ANN_WINS),
+    _game('[Event "Club"] [Date "2026.03.08"]', BOB_WINS),
+    _game('[Event "Cup"] [Date "2026.03.01"]', ANN_WINS),
+    _game('[Round "1"]', ANN_WINS),   # no event, no date: these two are one match
+    _game('[Round "2"]', BOB_WINS),
+])
+
+
+@pytest.fixture(scope="module")
+def evenings_con(tmp_path_factory: pytest.TempPathFactory):
+    folder = tmp_path_factory.mktemp("evenings")
+    (folder / "evenings.gops").write_text(EVENINGS, encoding="utf-8")
+    assert import_paths([folder], folder / "e.duckdb").games_new == 6
+    c = duckdb.connect(str(folder / "e.duckdb"), read_only=True)
+    yield c
+    c.close()
+
+
+def test_match_results_keep_evenings_apart(evenings_con):
+    out = match_results(evenings_con, Filters())
+    march = dt.date(2026, 3, 1)
+    assert out.select("event", "date", "match", "player", "games", "total_points", "game_wins",
+                      "cumulative_rank", "best_of_winner", "cumulative_winner",
+                      "match_games").rows() == [
+        ("Club", dt.date(2026, 3, 8), "1", "Bob", 1, 5, 1, 1, "Bob", "Bob", 1),
+        ("Club", dt.date(2026, 3, 8), "1", "Ann", 1, 1, 0, 2, "Bob", "Bob", 1),
+        ("Club", march, "1", "Ann", 2, 10, 2, 1, "Ann", "Ann", 2),
+        ("Club", march, "1", "Bob", 2, 2, 0, 2, "Ann", "Ann", 2),
+        ("Cup", march, "1", "Ann", 1, 5, 1, 1, "Ann", "Ann", 1),
+        ("Cup", march, "1", "Bob", 1, 1, 0, 2, "Ann", "Ann", 1),
+        # 1-1 in games and 6-6 on points: no winner either way
+        (None, None, "1", "Ann", 2, 6, 1, 1, None, None, 2),
+        (None, None, "1", "Bob", 2, 6, 1, 1, None, None, 2),
+    ]
+    assert match_results(evenings_con, Filters(), limit=2).select("event", "date").unique(
+        maintain_order=True).rows() == [("Club", dt.date(2026, 3, 8)), ("Club", march)]
+    one_day = match_results(evenings_con, Filters(date_from=march, date_to=march))
+    assert one_day.select("event").unique(maintain_order=True)["event"].to_list() == \
+        ["Club", "Cup"]

@@ -6,7 +6,8 @@ Hand-checked facts (5-card games, so every number can be checked on paper):
   (the last two rounds tie, so 5 points are left unclaimed). Match totals 22-18.
 - Friday cup, 2026-03-06: Carla beats Alice 12-1 under the discard rule (2 unclaimed);
   a three-player game Carla 8, Alice 4, Bruno 3; an unfinished game Alice 5, Carla 4.
-- One broken record (Alice plays her 3 twice), which is quarantined.
+- One broken record with two problems (Alice plays her 3 twice, then a 7 in a 5-card
+  game), which is quarantined.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ FRIDAY = """\
 *
 
 [Event "Friday cup"] [Date "2026.03.06"] [A "Alice"] [B "Bruno"] [Cards "5"]
-1. 3♦ 3♣ 2♠  2. 5♦ 3♣ 4♠
+1. 3♦ 3♣ 2♠  2. 5♦ 3♣ 4♠  3. 4♦ 7♣ 5♠
 *
 """
 

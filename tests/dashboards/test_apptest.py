@@ -89,7 +89,9 @@ def test_every_page_renders_its_charts_without_exceptions(club_db, monkeypatch):
             assert spec.get("title"), f"a chart without a title on {page}"
             assert 0 < data.height <= charts.MAX_ROWS, page
     assert [e.value for e in at.error] == [
-        "1 problem(s); the first: line 16, column 20: A bids 3, already spent earlier"]
+        "2 problems in this record:\n\n"
+        "- line 16, column 20 (round 2): `card-not-in-hand`: A bids 3, already spent earlier\n"
+        "- line 16, column 33 (round 3): `unknown-card`: A bids 7, which is not in a 5-card suit"]
 
 
 # -- Session ---------------------------------------------------------------------------
@@ -146,7 +148,17 @@ def test_filters_are_read_from_a_shared_url(club_db, monkeypatch):
     assert matches.select("player", "total_points", "game_wins").rows() == [
         ("Alice", 22, 2), ("Bruno", 18, 0)]
     assert set(matches["cumulative_winner"]) == {"Alice"}
-    assert not at.warning, "one evening: no warning about match names across evenings"
+    assert matches.select("event", "match").unique().rows() == [("Tuesday club", "Alice-Bruno")]
+    assert not at.warning
+
+
+def test_matches_are_told_apart_by_evening_without_a_filter(club_db, monkeypatch):
+    at = start(club_db, monkeypatch)
+    matches = frame_by_column(at, "best_of_winner")
+    assert matches.select("event", "match", "player", "total_points").rows() == [
+        ("Tuesday club", "Alice-Bruno", "Alice", 22), ("Tuesday club", "Alice-Bruno", "Bruno", 18)]
+    assert str(matches["date"][0])[:10] == "2026-03-03"
+    assert not at.warning, "matches are grouped by evening: nothing to warn about"
 
 
 def frame_by_column(at: AppTest, column: str) -> pl.DataFrame:
@@ -316,12 +328,17 @@ def test_data_quality_shows_imports_and_the_rejected_record(club_db, monkeypatch
     at = start(club_db, monkeypatch, "pages_quality.py")
     m = metrics(at)
     assert (m["Imports"], m["Games stored"], m["Records rejected"]) == ("1", str(GAMES), "1")
-    assert "line 16, column 20: A bids 3, already spent earlier" in at.error[0].value
+    problems = at.error[0].value.splitlines()[2:]  # every problem, not only the first
+    assert [p.split(": ", 1)[0] for p in problems] == [
+        "- line 16, column 20 (round 2)", "- line 16, column 33 (round 3)"]
+    assert "A bids 7, which is not in a 5-card suit" in problems[1]
     code = at.code[0].value
-    assert "16 | 1. 3♦ 3♣ 2♠  2. 5♦ 3♣ 4♠" in code
+    assert "16 | 1. 3♦ 3♣ 2♠  2. 5♦ 3♣ 4♠  3. 4♦ 7♣ 5♠" in code
     assert code.splitlines()[0].startswith("15 | [Event \"Friday cup\"]")
-    problems = chart_titled(at, "Problems by kind")
-    assert problems.rows() == [("card-not-in-hand", 1)]
+    table = frame_by_column(at, "n_errors")
+    assert table.select("codes", "n_errors").rows() == [("card-not-in-hand, unknown-card", 2)]
+    kinds = chart_titled(at, "Problems by kind")
+    assert sorted(kinds.rows()) == [("card-not-in-hand", 1), ("unknown-card", 1)]
 
 
 # -- empty and missing databases, and freshness ---------------------------------------------
