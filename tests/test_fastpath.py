@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from pathlib import Path
 
 import polars as pl
 import pytest
@@ -24,7 +25,9 @@ from gops_records.notation import GameRecord, RoundRecord, iter_games, write_gam
 from gops_records.notation.model import CardToken
 from gops_records.rules import Game, PrizeOrder, RuleProfile, TieRule
 from gops_records.simulate import BrokenRecord, simulate
+from gops_records.store.db import connect, reading
 from gops_records.store.frames import Batch
+from gops_records.store.loader import KnownGames, load_frames
 from gops_records.validate import validate_game
 
 TABLES = ("games", "game_players", "rounds", "bids", "rejects")
@@ -276,7 +279,7 @@ def test_the_same_game_twice_keeps_file_order() -> None:
 def test_a_hash_collision_sends_the_line_to_the_exact_path() -> None:
     book = LineBook()
     line = pl.Series(["1. 8♦ 9♣ 9♠\n"])
-    book._add(line.hash(), ["1. 5♦ 9♣ 9♠\n"])  # another line under the same hash
+    book._add(line.hash().to_numpy(), ["1. 5♦ 9♣ 9♠\n"])  # another line, same hash
     assert book.rows(line).tolist() == [0]
     assert book.arrays["kind"][0] == COMPLEX
     fresh = LineBook()
@@ -370,3 +373,32 @@ def records(draw: st.DrawFn) -> str:
 @given(records(), st.sampled_from([300, 1 << 20]))
 def test_generated_records_give_the_same_frames(text: str, chunk_bytes: int) -> None:
     assert_same(text, chunk_bytes)
+
+
+# -- the loader ------------------------------------------------------------------------------
+
+def _table_rows(db: Path, table: str) -> list[tuple]:
+    with reading(db) as con:
+        columns = "game_id, source_game" if table == "games" else "*"
+        return sorted(con.execute(f"SELECT {columns} FROM {table}").fetchall(), key=str)
+
+
+def test_known_ids_and_the_anti_join_load_the_same_rows(tmp_path: Path) -> None:
+    first, _ = club_text(6, seed=41)
+    more, _ = club_text(6, seed=43, broken=2)
+    repeated = first.split("\n\n[")[0] + "\n"  # the first game again, same batch
+    batches = [exact_frames(first), exact_frames(more + "\n" + repeated + "\n" + first)]
+    totals = {}
+    for name, use_known in (("known", True), ("join", False)):
+        db = tmp_path / f"{name}.duckdb"
+        con = connect(db)
+        con.execute("BEGIN")
+        known = KnownGames(con) if use_known else None
+        counts = [load_frames(con, 1, frames, known) for frames in batches]
+        con.execute("COMMIT")
+        con.close()
+        totals[name] = ([(c.games_new, c.games_duplicate) for c in counts],
+                        {t: _table_rows(db, t) for t in ("games", "game_players", "rounds",
+                                                          "bids")})
+    assert totals["known"] == totals["join"]
+    assert totals["known"][0] == [(6, 0), (6, 7)]  # 6 + the repeat: 7 duplicates

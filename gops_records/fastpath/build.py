@@ -9,6 +9,7 @@ by the same rule. ``tests/test_fastpath.py`` compares the two paths frame by fra
 from __future__ import annotations
 
 import threading
+from functools import cached_property
 
 import duckdb
 import numpy as np
@@ -57,41 +58,56 @@ def game_keys(rep: Replayed, book: LineBook) -> pl.Series:
 
 
 class FastFrames:
-    """The frames of a chunk's replayed games: ``games`` at once, the child tables
-    (game_players, rounds, bids) only when asked for, since a re-import of known games
-    never needs them."""
+    """The frames of a chunk's replayed games. Only the game ids are computed at once:
+    the ``games`` frame and the child tables (game_players, rounds, bids) are built when
+    first asked for, since a re-import of known games never needs them."""
 
     def __init__(self, rep: Replayed, book: LineBook, source: str,
                  source_game: np.ndarray) -> None:
         self.rep, self.book = rep, book
+        self.source, self.source_game = source, source_game
         n = rep.count
         self.game_id = content_ids(game_keys(rep, book)) if n else pl.Series([], dtype=pl.String)
+        self._games: pl.DataFrame | None = None
+
+    @cached_property
+    def _seats(self) -> tuple[np.ndarray, pl.Series, np.ndarray, np.ndarray, np.ndarray]:
+        """Which seats play, the players' names (4 a game), scores (-1: no seat), the top
+        score and whether one player alone has it."""
+        rep, n = self.rep, self.rep.count
         seats = np.arange(4)
-        self.in_game = seats[None, :] < rep.players[:, None]
+        in_game = seats[None, :] < rep.players[:, None]
         rows = rep.seat_rows.ravel()
-        self.names = pl.select(pl.when(pl.lit(rows > 0))
-                               .then(book.strings["tag_value"].gather(rows))
-                               .otherwise(_SEAT_TEXT.gather(np.tile(seats, n)))).to_series()
-        self.scores = np.where(self.in_game, rep.scores, -1)
-        self.top = self.scores.max(axis=1) if n else np.zeros(0, np.int64)
-        self.alone = (self.scores == self.top[:, None]).sum(axis=1) == 1
-        self.games = _games(rep, book, source, source_game, self.game_id, self.names,
-                            rep.finished, self.alone)
+        names = pl.select(pl.when(pl.lit(rows > 0))
+                          .then(self.book.strings["tag_value"].gather(rows))
+                          .otherwise(_SEAT_TEXT.gather(np.tile(seats, n)))).to_series()
+        scores = np.where(in_game, rep.scores, -1)
+        top = scores.max(axis=1) if n else np.zeros(0, np.int64)
+        alone = (scores == top[:, None]).sum(axis=1) == 1
+        return in_game, names, scores, top, alone
+
+    @property
+    def games(self) -> pl.DataFrame:
+        if self._games is None:
+            _, names, _, _, alone = self._seats
+            self._games = _games(self.rep, self.book, self.source, self.source_game,
+                                 self.game_id, names, self.rep.finished, alone)
+        return self._games
 
     def children(self) -> dict[str, pl.DataFrame]:
         """The game_players, rounds and bids frames."""
         rep = self.rep
-        g_of, s_of = np.nonzero(self.in_game)
-        outcome = np.where(self.scores[g_of, s_of] < self.top[g_of], 1,
-                           np.where(self.alone[g_of], 0, 2))
+        in_game, names, scores, top, alone = self._seats
+        g_of, s_of = np.nonzero(in_game)
+        outcome = np.where(scores[g_of, s_of] < top[g_of], 1, np.where(alone[g_of], 0, 2))
         players = pl.DataFrame({
             "game_id": self.game_id.gather(g_of), "seat": _SEAT_TEXT.gather(s_of),
-            "player": self.names.gather(g_of * 4 + s_of), "score": rep.scores[g_of, s_of],
+            "player": names.gather(g_of * 4 + s_of), "score": rep.scores[g_of, s_of],
             "outcome": pl.Series(["win", "loss", "draw"]).gather(outcome),
         }).with_columns(pl.when(pl.lit(rep.finished[g_of])).then(pl.col("outcome")))
         return {"game_players": players.cast(PLAYERS_SCHEMA),
                 "rounds": _rounds(rep, self.book, self.game_id),
-                "bids": _bids(rep, self.book, self.game_id, self.names)}
+                "bids": _bids(rep, self.book, self.game_id, names)}
 
     def frames(self) -> dict[str, pl.DataFrame]:
         """The games, game_players, rounds and bids frames."""

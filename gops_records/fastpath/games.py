@@ -115,24 +115,23 @@ def replay(lines: Lines, units: Units, book: LineBook, first_line: int) -> Repla
     ok &= np.bitwise_count(name_mask).astype(np.int64) == n_tags  # no tag twice
     ok &= np.bincount(t_unit[~a["tag_ok"][t_rows]], minlength=size) == 0
 
-    def tag_value_per_unit(name: str, column: np.ndarray, default: int) -> np.ndarray:
-        out = np.full(size, default, np.int64)
-        nid = book.name_id.get(name)
-        if nid is not None:
-            sel = t_name == nid
-            out[t_unit[sel]] = column[t_rows[sel]]
-        return out
-
-    seat_rows = np.zeros((size, 4), np.int64)
-    seat_bits = np.zeros(size, np.int64)
-    for seat, letter in enumerate(SEATS):
-        seat_rows[:, seat] = tag_value_per_unit(letter, np.arange(len(book)), 0)
-        seat_bits |= (seat_rows[:, seat] > 0).astype(np.int64) << seat
+    # the rule and player tags: the row of each per unit (0 when absent)
+    wanted = ("A", "B", "C", "D", "Cards", "TieRule", "PrizeOrder", "Result")
+    column_of = np.full(len(book.names) + 1, -1, np.int64)
+    for k, name in enumerate(wanted):
+        if name in book.name_id:
+            column_of[book.name_id[name]] = k
+    t_col = column_of[t_name]
+    sel = np.flatnonzero(t_col >= 0)
+    tag_row = np.zeros((size, len(wanted)), np.int64)
+    tag_row[t_unit[sel], t_col[sel]] = t_rows[sel]
+    seat_rows = tag_row[:, :4]
+    seat_bits = (seat_rows > 0) @ np.array([1, 2, 4, 8])
     players = np.maximum(2, _TOP_SEAT[seat_bits])
-    cards = tag_value_per_unit("Cards", a["tag_num"], 13)
-    tie_rule = tag_value_per_unit("TieRule", a["tag_num"], 0)
-    prize_order = tag_value_per_unit("PrizeOrder", a["tag_num"], 0)
-    tag_res_row = tag_value_per_unit("Result", np.arange(len(book)), 0)
+    cards = np.where(tag_row[:, 4] > 0, a["tag_num"][tag_row[:, 4]], 13).astype(np.int64)
+    tie_rule = np.where(tag_row[:, 5] > 0, a["tag_num"][tag_row[:, 5]], 0).astype(np.int64)
+    prize_order = np.where(tag_row[:, 6] > 0, a["tag_num"][tag_row[:, 6]], 0).astype(np.int64)
+    tag_res_row = tag_row[:, 7]
 
     # -- layout: tags, then rounds; comment lines only before the rounds -------------
     r_idx = np.flatnonzero(kind == ROUND)
@@ -161,10 +160,14 @@ def replay(lines: Lines, units: Units, book: LineBook, first_line: int) -> Repla
     bad |= (order == 1) & (prize != r_no)
     bad |= (order == 2) & (prize != r_cards + 1 - r_no)
     ok &= np.bincount(r_unit[bad], minlength=size) == 0
-    ok &= np.bitwise_count(_or_by(r_unit, a["pbit"][r_rows], size)) == n_rounds
-    for seat in range(4):
-        used = np.bitwise_count(_or_by(r_unit, a[f"bbit{seat}"][r_rows], size))
-        ok &= (used == n_rounds) | (players <= seat)
+    # no prize and no seat's bid twice: the used ranks of each, as bit masks, per game
+    used = _or_by(r_unit, a["bits"][r_rows], size)
+    for field in range(4):  # the prize, then seats A, B, C
+        count = np.bitwise_count((used >> np.uint64(14 * field)) & np.uint64(0x3FFF))
+        ok &= (count == n_rounds) | (players < field)
+    if (players == 4).any():
+        used = np.bitwise_count(_or_by(r_unit, a["bbit3"][r_rows], size))
+        ok &= (used == n_rounds) | (players < 4)
 
     # -- replay: who takes each pool -------------------------------------------------
     winner = a["winner"][r_rows].astype(np.int64)
@@ -191,14 +194,11 @@ def replay(lines: Lines, units: Units, book: LineBook, first_line: int) -> Repla
     seg = np.flatnonzero(candidate[:-1])
     term_row[seg] = np.where(lines.kind[ends[seg]] == TERM, rows[ends[seg]], 0)
     ok &= a["kind"][term_row] == TERM
+    packed = scores @ (np.int64(1) << np.arange(0, 64, 16, dtype=np.int64))
     for res_row in (term_row, tag_res_row):
         length = np.where(res_row > 0, a["res_len"][res_row], 0)
-        points = np.stack([a[f"res{i}"][res_row] for i in range(4)], axis=1)
-        same = (points == scores).all(axis=1) | (length < 4)
-        for p in (2, 3):
-            same_p = (points[:, :p] == scores[:, :p]).all(axis=1)
-            same = np.where(length == p, same_p, same)
-        ok &= np.where(finished, (length == 0) | ((length == players) & same), length == 0)
+        same = (length == players) & (a["res"][res_row] == packed)
+        ok &= np.where(finished, (length == 0) | same, length == 0)
 
     # -- where each game starts ------------------------------------------------------
     s_idx = np.flatnonzero((kind == TAG) | (kind == ROUND) | (kind == TERM))

@@ -68,7 +68,9 @@ TIE_RULES = ("carry", "discard")
 PRIZE_ORDERS = ("shuffled", "ascending", "descending")
 
 #: Numeric features: name -> (dtype, default). ``bid0``..``bid3`` are 0 past the last
-#: bid; ``bits`` is 1 << rank of the prize (``pbit``) and of each bid (``bbit0``..).
+#: bid; ``pbit`` and ``bbit0``.. are 1 << rank of the prize and of each bid, and ``bits``
+#: packs the prize's and the first three bids' in 14-bit fields. ``res`` packs the first
+#: four points of a written result in 16-bit fields (capped: more can never match).
 _NUMERIC: dict[str, tuple[type, int]] = {
     "kind": (np.int8, COMPLEX), "name": (np.int32, -1), "tag_ok": (np.bool_, False),
     "tag_num": (np.int8, -1), "number": (np.int32, -1), "ncards": (np.int8, 0),
@@ -76,8 +78,7 @@ _NUMERIC: dict[str, tuple[type, int]] = {
     "bid3": (np.int8, 0), "max_rank": (np.int8, 0), "winner": (np.int8, -1),
     "suit_ok": (np.bool_, False), "pbit": (np.int32, 0), "bbit0": (np.int32, 0),
     "bbit1": (np.int32, 0), "bbit2": (np.int32, 0), "bbit3": (np.int32, 0),
-    "res_len": (np.int32, -1), "res0": (np.int32, 0), "res1": (np.int32, 0),
-    "res2": (np.int32, 0), "res3": (np.int32, 0),
+    "res_len": (np.int32, -1), "res": (np.int64, 0), "bits": (np.int64, 0),
 }
 #: String features: the line itself, a tag's canonical name and value, the line's part
 #: of the game key (``name=value``, or ranks joined by commas), a round's comment.
@@ -100,28 +101,27 @@ class LineBook:
             name: np.array([default], dtype) for name, (dtype, default) in _NUMERIC.items()}
         self.strings: dict[str, pl.Series] = {
             name: pl.Series(name, [None], dtype=pl.String) for name in _STRINGS}
-        self._lookup = pl.DataFrame(schema={"h": pl.UInt64, "row": pl.Int32})
+        self._index = HashIndex()
 
     def __len__(self) -> int:
         return len(self.arrays["kind"])
 
     def rows(self, lines: pl.Series) -> np.ndarray:
         """The row of each line (int32): looked up by hash, read when new, verified."""
-        frame = pl.DataFrame({"h": lines.hash()})
-        found = frame.join(self._lookup, on="h", how="left", maintain_order="left")["row"]
-        missing = found.is_null()
-        if missing.any():
-            new = (frame.with_columns(line=lines).filter(missing)
-                   .unique("h", keep="first", maintain_order=True))
-            self._add(new["h"], new["line"].to_list())
-            found = frame.join(self._lookup, on="h", how="left", maintain_order="left")["row"]
-        rows = found.to_numpy().astype(np.int32, copy=False)
+        hashes = lines.hash().to_numpy()
+        rows = self._index.find(hashes)
+        missing = np.flatnonzero(rows < 0)
+        if len(missing):
+            new_hashes, first = np.unique(hashes[missing], return_index=True)
+            at = missing[first]
+            self._add(new_hashes, lines.gather(at).to_list())
+            rows[missing] = self._index.find(hashes[missing])
         same = (lines == self.strings["text"].gather(rows)).to_numpy()
         if not same.all():  # a hash collision: that line is read by the exact path
             rows = np.where(same, rows, 0).astype(np.int32)
         return rows
 
-    def _add(self, hashes: pl.Series, lines: list[str]) -> None:
+    def _add(self, hashes: np.ndarray, lines: list[str]) -> None:
         first = len(self)
         # every dict gets the same keys in the same order: its values are one row
         columns = dict(zip(_DEFAULTS, zip(*[{**_DEFAULTS, **self._read(line)}.values()
@@ -133,8 +133,7 @@ class LineBook:
             values = lines if name == "text" else columns[name]
             column = pl.Series(name, values, dtype=pl.String)
             self.strings[name] = pl.concat([self.strings[name], column], rechunk=True)
-        added = pl.DataFrame({"h": hashes, "row": np.arange(first, len(self), dtype=np.int32)})
-        self._lookup = pl.concat([self._lookup, added], rechunk=True)
+        self._index.add(hashes, np.arange(first, len(self), dtype=np.int32))
 
     # -- reading one line ----------------------------------------------------------
 
@@ -204,17 +203,63 @@ class LineBook:
         return features
 
 
+class HashIndex:
+    """Rows by 64-bit hash: an open-addressing table (linear probing) in numpy arrays,
+    looked up for many hashes at once. Kept at most half full."""
+
+    def __init__(self, size: int = 1 << 16) -> None:
+        self.keys = np.zeros(size, np.uint64)
+        self.values = np.full(size, -1, np.int32)
+        self.count = 0
+
+    def find(self, hashes: np.ndarray) -> np.ndarray:
+        """The row of each hash, -1 where it is not in the table."""
+        mask = np.uint64(len(self.keys) - 1)
+        slots = (hashes & mask).astype(np.int64)
+        rows = self.values[slots]
+        todo = np.flatnonzero((rows >= 0) & (self.keys[slots] != hashes))
+        while len(todo):  # a taken slot holding another hash: probe the next one
+            slots[todo] = (slots[todo] + 1) & int(mask)
+            found = self.values[slots[todo]]
+            rows[todo] = found
+            todo = todo[(found >= 0) & (self.keys[slots[todo]] != hashes[todo])]
+        return rows
+
+    def add(self, hashes: np.ndarray, rows: np.ndarray) -> None:
+        """Add distinct hashes that are not in the table yet."""
+        if 2 * (self.count + len(hashes)) > len(self.keys):
+            taken = self.values >= 0
+            old_keys, old_rows = self.keys[taken], self.values[taken]
+            size = len(self.keys)
+            while 2 * (self.count + len(hashes)) > size:
+                size *= 2
+            self.keys = np.zeros(size, np.uint64)
+            self.values = np.full(size, -1, np.int32)
+            self.count = 0
+            self.add(old_keys, old_rows)
+        mask = len(self.keys) - 1
+        for h, row in zip(hashes.tolist(), rows.tolist(), strict=True):
+            slot = h & mask
+            while self.values[slot] >= 0:
+                slot = (slot + 1) & mask
+            self.keys[slot] = h
+            self.values[slot] = row
+        self.count += len(hashes)
+
+
 def _term(result: str | None) -> dict:
     parts = () if result is None else tuple(int(x) for x in result.split("-"))
     return {"kind": TERM, **_result(parts)}
 
 
 def _result(parts: tuple[int, ...]) -> dict:
-    """A written result: its length (0 for ``*``) and its first four points, capped."""
-    features = {"res_len": min(len(parts), 127)}
-    for i, p in enumerate(parts[:4]):
-        features[f"res{i}"] = min(p, _CAP)
-    return features
+    """A written result: its length (0 for ``*``) and its first four points, packed."""
+    return {"res_len": min(len(parts), 127), "res": pack16(min(p, 0xFFFF) for p in parts[:4])}
+
+
+def pack16(values) -> int:
+    """Up to four numbers below 2**16 in one int (the first in the lowest bits)."""
+    return sum(v << (16 * i) for i, v in enumerate(values))
 
 
 def _round(number: str, ranks_text: list[str], suits_text: list[str],
@@ -238,4 +283,6 @@ def _round(number: str, ranks_text: list[str], suits_text: list[str],
     for seat, bid in enumerate(bids[:4]):
         features[f"bid{seat}"] = bid
         features[f"bbit{seat}"] = 1 << bid
+    features["bits"] = (features["pbit"] | features.get("bbit0", 0) << 14
+                        | features.get("bbit1", 0) << 28 | features.get("bbit2", 0) << 42)
     return features

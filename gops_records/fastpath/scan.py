@@ -34,6 +34,7 @@ class Lines:
     offsets: np.ndarray
     rows: np.ndarray
     kind: np.ndarray
+    book: LineBook
 
     @property
     def count(self) -> int:
@@ -71,7 +72,7 @@ def split_lines(data: bytes | memoryview, book: LineBook) -> Lines:
     array = pa.LargeStringArray.from_buffers(len(starts), pa.py_buffer(offsets),
                                              pa.py_buffer(data))
     rows = book.rows(pl.Series(array)) if len(starts) else np.zeros(0, np.int32)
-    return Lines(data, offsets, rows, book.arrays["kind"][rows])
+    return Lines(data, offsets, rows, book.arrays["kind"][rows], book)
 
 
 def find_units(lines: Lines, at_eof: bool) -> Units:

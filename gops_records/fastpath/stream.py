@@ -14,7 +14,9 @@ from __future__ import annotations
 import codecs
 import dataclasses
 import re
+from collections import deque
 from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,6 +37,8 @@ from gops_records.validate import validate_game
 BYTES_PER_GAME = 420
 #: Bytes of text per chunk: about 20,000 simulated games.
 CHUNK_BYTES = 20_000 * BYTES_PER_GAME
+#: Threads checking and replaying chunks (the machine this was tuned on has 2 cores).
+WORKERS = 2
 _TERMINATOR_LINE = re.compile(rb"\n[ \t]*(?:[0-9]+(?:-[0-9]+)+|\*)[ \t\r]*\n")
 _TABLES = ("games", "game_players", "rounds", "bids", "rejects")
 _CHILDREN = ("game_players", "rounds", "bids")
@@ -42,18 +46,40 @@ _EMPTY = Batch().frames()
 
 
 class ChunkTables(Mapping[str, pl.DataFrame]):
-    """A chunk's frames by table; the child tables are built on first use."""
+    """A chunk's frames by table, built when first asked for (a re-import of known games
+    only needs :meth:`game_ids`). ``source_game`` counts from ``offset``, the number of
+    games before the chunk, known once the chunks before it are done."""
 
-    def __init__(self, games: pl.DataFrame, rejects: pl.DataFrame,
-                 children: Callable[[], dict[str, pl.DataFrame]]) -> None:
-        self._tables = {"games": games, "rejects": rejects}
-        self._children: Callable[[], dict[str, pl.DataFrame]] | None = children
+    def __init__(self, game_ids: pl.Series, build: Callable[[str], pl.DataFrame]) -> None:
+        self._game_ids = game_ids
+        self._build = build
+        self._built: dict[str, pl.DataFrame] = {}
+        self.offset = 0
+
+    def game_ids(self) -> pl.Series:
+        """The ``game_id`` column of the games frame, without building the frame."""
+        return self._game_ids
+
+    def prepare(self) -> None:
+        """Build every frame now (in a worker thread, while the caller loads others)."""
+        for table in _TABLES:
+            self._frame(table)
+
+    @property
+    def used(self) -> bool:
+        """Whether the child frames were asked for."""
+        return "bids" in self._built
+
+    def _frame(self, table: str) -> pl.DataFrame:
+        if table not in self._built:
+            self._built[table] = self._build(table)
+        return self._built[table]
 
     def __getitem__(self, table: str) -> pl.DataFrame:
-        if table not in self._tables and self._children is not None:
-            self._tables.update(self._children())
-            self._children = None
-        return self._tables[table]
+        frame = self._frame(table)
+        if self.offset and table in ("games", "rejects"):
+            frame = frame.with_columns(pl.col("source_game") + self.offset)
+        return frame
 
     def __iter__(self) -> Iterator[str]:
         return iter(_TABLES)
@@ -104,30 +130,59 @@ def record_body(data: bytes, encoding: str = "utf-8", name: str = "<bytes>") -> 
     return decode(data, encoding, name).encode("utf-8")
 
 
-def record_frames(data: bytes | memoryview, source: str, *,
-                  chunk_bytes: int = CHUNK_BYTES) -> Iterator[ChunkFrames]:
-    """Frames of every game in ``data`` (UTF-8 .gops text without a BOM), chunk by chunk."""
+def record_frames(data: bytes | memoryview, source: str, *, chunk_bytes: int = CHUNK_BYTES,
+                  workers: int = WORKERS) -> Iterator[ChunkFrames]:
+    """Frames of every game in ``data`` (UTF-8 .gops text without a BOM), chunk by chunk.
+
+    Chunks are cut and their lines looked up here, in order; checking, replaying and
+    the exact path run in ``workers`` threads (numpy, polars and DuckDB release the
+    GIL), a few chunks ahead of the caller.
+    """
+    games = 0
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        pending: deque[tuple[Future[ChunkFrames], int]] = deque()
+        eager = False
+        for lines, units, first_line, used in _chunks(data, chunk_bytes):
+            pending.append((pool.submit(_chunk_frames, lines, units, source, first_line,
+                                        eager), used))
+            while len(pending) > workers:
+                result = _finish(*pending.popleft(), games)
+                games += result.games
+                yield result
+                eager = result.tables.used  # the caller builds every frame: do it ahead
+        while pending:
+            result = _finish(*pending.popleft(), games)
+            games += result.games
+            yield result
+
+
+def _finish(future: Future[ChunkFrames], used: int, games_before: int) -> ChunkFrames:
+    result = future.result()
+    result.consumed = used
+    result.tables.offset = games_before
+    return result
+
+
+def _chunks(data: bytes | memoryview,
+            chunk_bytes: int) -> Iterator[tuple[Lines, Units, int, int]]:
+    """Chunks cut at safe terminator lines: lines, units, first line, bytes used."""
     book = LineBook()
     size = len(data)
-    pos, line, games = 0, 1, 0
+    pos, line = 0, 1
     want = chunk_bytes
     while pos < size:
         end = _cut(data, pos + want)
-        chunk = memoryview(data)[pos:end]
-        lines = split_lines(chunk, book)
+        lines = split_lines(memoryview(data)[pos:end], book)
         units = find_units(lines, at_eof=end >= size)
         used_lines = int(units.start[-1])
         if used_lines == 0:  # one region longer than the chunk: read more at once
             want *= 2
             continue
         want = chunk_bytes
-        result = _chunk_frames(lines, units, book, source, line, games)
         used = int(lines.offsets[used_lines])
-        result.consumed = used
-        yield result
+        yield lines, units, line, used
         pos += used
         line += used_lines
-        games += result.games
 
 
 def _cut(data: bytes | memoryview, target: int) -> int:
@@ -138,8 +193,10 @@ def _cut(data: bytes | memoryview, target: int) -> int:
     return m.end() if m else len(data)
 
 
-def _chunk_frames(lines: Lines, units: Units, book: LineBook, source: str, first_line: int,
-                  games_before: int) -> ChunkFrames:
+def _chunk_frames(lines: Lines, units: Units, source: str, first_line: int,
+                  eager: bool) -> ChunkFrames:
+    """Both paths over one chunk; games are numbered from 1 (the caller adds an offset)."""
+    book = lines.book
     rep = replay(lines, units, book, first_line)
     fast = np.zeros(units.count, bool)
     fast[rep.unit] = True
@@ -157,29 +214,42 @@ def _chunk_frames(lines: Lines, units: Units, book: LineBook, source: str, first
         records = list(iter_games(text))
         per_unit[end - 1] += len(records)
         exact_runs.append((int(first), int(end), records, text, first_line + begin))
-    number = games_before + np.cumsum(per_unit)  # source_game of each unit's last game
+    number = np.cumsum(per_unit)  # source_game of each unit's last game
     fast_frames = FastFrames(rep, book, source, number[rep.unit].astype(np.int32))
     exact = {first: _exact_frames(records, text, source, int(number[end - 1]) - len(records) + 1,
                                   line)
              for first, end, records, text, line in exact_runs}
     slices = _fast_slices(rep, run_first, fast)
     order = sorted([*slices, *exact])
+    children: dict[str, pl.DataFrame] = {}
 
-    def pieces(table: str, frames: dict[str, pl.DataFrame]) -> list[pl.DataFrame]:
+    def fast_part(table: str) -> pl.DataFrame:
+        if table == "games":
+            return fast_frames.games
+        if not children:
+            children.update(fast_frames.children())
+        return children[table]
+
+    def build(table: str) -> pl.DataFrame:
+        if table == "rejects":
+            return _concat([exact[k]["rejects"] for k in sorted(exact)], table)
         rows = _rows_per_game(rep, table)
-        return [exact[k][table] if k in exact else
-                frames[table].slice(int(rows[slices[k][0]]),
-                                    int(rows[slices[k][1]] - rows[slices[k][0]]))
-                for k in order]
+        pieces = []
+        for k in order:
+            if k in exact:
+                pieces.append(exact[k][table])
+            else:
+                g0, g1 = slices[k]
+                pieces.append(fast_part(table).slice(int(rows[g0]), int(rows[g1] - rows[g0])))
+        return _concat(pieces, table)
 
-    def children() -> dict[str, pl.DataFrame]:
-        built = fast_frames.children() if rep.count else {}
-        return {t: _concat(pieces(t, built), t) for t in _CHILDREN}
-
-    games = _concat(pieces("games", {"games": fast_frames.games}), "games")
-    rejects = _concat([exact[k]["rejects"] for k in sorted(exact)], "rejects")
-    total = int(per_unit.sum())
-    return ChunkFrames(ChunkTables(games, rejects, children), 0, total, rep.count)
+    ids = [exact[k]["games"]["game_id"] if k in exact else
+           fast_frames.game_id.slice(slices[k][0], slices[k][1] - slices[k][0]) for k in order]
+    game_ids = pl.concat(ids) if ids else pl.Series("game_id", [], dtype=pl.String)
+    tables = ChunkTables(game_ids.rename("game_id"), build)
+    if eager:
+        tables.prepare()
+    return ChunkFrames(tables, 0, int(per_unit.sum()), rep.count)
 
 
 def _concat(frames: list[pl.DataFrame], table: str) -> pl.DataFrame:

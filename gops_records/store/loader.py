@@ -1,10 +1,13 @@
 """Bulk loading of frame batches into DuckDB, deduplicated by content key.
 
-Frames go in through Arrow (``INSERT ... SELECT ... FROM registered frame``), never row
-by row. Games already in the database (same ``game_id``) and rejects already kept
-(same ``reject_id``) are skipped, so re-importing adds nothing: game ids are looked up
-in :class:`KnownGames` (or found by an anti join), rejects by an anti join. The caller
-owns the transaction: ``import_paths`` opens one for the whole import.
+Frames go in through Arrow (``INSERT ... SELECT ... FROM frame``), never row by row.
+They are found by DuckDB's replacement scan of a local variable, not registered: within
+one transaction DuckDB keeps every registered frame alive until the commit, which made a
+million-game import hold gigabytes. Games already in the database (same ``game_id``)
+and rejects already kept (same ``reject_id``) are skipped, so re-importing adds
+nothing: game ids are looked up in :class:`KnownGames` (or found by an anti join),
+rejects by an anti join. The caller owns the transaction: ``import_paths`` opens one
+for the whole import.
 """
 
 from __future__ import annotations
@@ -106,59 +109,64 @@ def load_frames(con: duckdb.DuckDBPyConnection, import_id: int,
     """Insert one batch inside the caller's transaction; returns what was new and duplicate.
 
     ``known`` (the ids stored so far, kept up to date here) saves an anti join per
-    batch. Child frames are only read when the batch has new games.
+    batch. Frames are only read when needed: a batch of known games only needs its game
+    ids (``frames.game_ids()`` if it has that method, else the games frame's column).
     """
-    games = frames["games"]
     rejects = frames["rejects"]
-    counts = LoadCounts(games_seen=games.height + rejects.height, games_rejected=rejects.height)
-    if games.height:
-        unique = games.unique("game_id", keep="first", maintain_order=True)
-        fresh = known.new(unique["game_id"]) if known is not None and known.usable else None
+    ids = _game_ids(frames)
+    counts = LoadCounts(games_seen=ids.len() + rejects.height, games_rejected=rejects.height)
+    if ids.len():
+        first = ids.is_first_distinct()  # a game written twice in the batch: its first copy
+        fresh = known.new(ids.filter(first)) if known is not None and known.usable else None
         if fresh is None:
+            unique = frames["games"].filter(first)
             counts.games_new = _insert_games_by_join(con, import_id, frames, unique)
         else:
-            new_games = unique.filter(fresh)
-            counts.games_new = new_games.height
-            if new_games.height:
-                _insert_games(con, import_id, frames, new_games, games.height)
+            counts.games_new = int(fresh.sum())
+            if counts.games_new:
+                new_games = frames["games"].filter(first).filter(fresh)
+                _insert_games(con, import_id, frames, new_games, ids.len())
                 known.add(new_games["game_id"])  # type: ignore[union-attr]
-        counts.games_duplicate = games.height - counts.games_new
+        counts.games_duplicate = ids.len() - counts.games_new
     if rejects.height:
         unique = rejects.unique("reject_id", keep="first", maintain_order=True)
-        con.register("stage_rejects", unique)
+        stage_rejects = unique  # noqa: F841  (read by name in the SQL)
         before = scalar(con, "SELECT count(*) FROM rejects")
         con.execute("INSERT INTO rejects SELECT reject_id, ? AS import_id, source, source_game, "
                     "source_line, raw_text, errors FROM stage_rejects "
                     "ANTI JOIN rejects USING (reject_id)", [import_id])
         after = scalar(con, "SELECT count(*) FROM rejects")
-        con.unregister("stage_rejects")
         counts.rejects_new = after - before
         counts.rejects_duplicate = rejects.height - counts.rejects_new
     return counts
+
+
+def _game_ids(frames: Mapping[str, pl.DataFrame]) -> pl.Series:
+    """The batch's game ids; lazy frames (the fast path's) give them without the frame."""
+    game_ids = getattr(frames, "game_ids", None)
+    return game_ids() if game_ids is not None else frames["games"]["game_id"]
 
 
 def _insert_games(con: duckdb.DuckDBPyConnection, import_id: int,
                   frames: Mapping[str, pl.DataFrame], new_games: pl.DataFrame,
                   height: int) -> None:
     """Insert ``new_games`` (distinct, not stored yet) and their child rows."""
-    con.register("stage_games", new_games)
+    stage_games = new_games  # noqa: F841  (read by name in the SQL)
     con.execute(f"INSERT INTO games SELECT {_GAME_COLUMNS} FROM stage_games", [import_id])
-    con.unregister("stage_games")
     for table, key in _CHILD_KEYS.items():
         frame = frames[table]
         if new_games.height != height:  # repeats in the batch, or stored games
             frame = frame.unique(key, keep="first", maintain_order=True).filter(
                 pl.col("game_id").is_in(new_games["game_id"].implode()))
-        con.register("stage_child", frame)
+        stage_child = frame  # noqa: F841  (read by name in the SQL)
         con.execute(f"INSERT INTO {table} SELECT * FROM stage_child")
-        con.unregister("stage_child")
 
 
 def _insert_games_by_join(con: duckdb.DuckDBPyConnection, import_id: int,
                           frames: Mapping[str, pl.DataFrame], unique: pl.DataFrame) -> int:
     """Insert the games of ``unique`` not stored yet (found by an anti join); their count."""
     games = frames["games"]
-    con.register("stage_games", unique)
+    stage_games = unique  # noqa: F841  (read by name in the SQL)
     con.execute("CREATE OR REPLACE TEMP TABLE new_ids AS SELECT game_id FROM stage_games "
                 "ANTI JOIN games USING (game_id)")
     new = scalar(con, "SELECT count(*) FROM new_ids")
@@ -170,10 +178,8 @@ def _insert_games_by_join(con: duckdb.DuckDBPyConnection, import_id: int,
             frame = frames[table]
             if repeats:  # a game written twice in one batch: keep one copy of its rows
                 frame = frame.unique(key, keep="first", maintain_order=True)
-            con.register("stage_child", frame)
+            stage_child = frame  # noqa: F841  (read by name in the SQL)
             con.execute(f"INSERT INTO {table} SELECT * FROM stage_child "
                         "SEMI JOIN new_ids USING (game_id)")
-            con.unregister("stage_child")
-    con.unregister("stage_games")
     con.execute("DROP TABLE new_ids")
     return new
