@@ -139,29 +139,23 @@ def head_to_head(view: View) -> pl.DataFrame:
 
 # -- one player's bidding ---------------------------------------------------------------
 
-@_cached
-def bid_heatmap(view: View, player: str) -> pl.DataFrame:
-    return _read(view.db, analytics.bid_heatmap, view.filters, player)
+@dataclass(frozen=True)
+class Bidding:
+    """One player's five bidding frames (see ``gops_records.analytics.bidding``)."""
+
+    heatmap: pl.DataFrame
+    minus_prize: pl.DataFrame
+    relative: pl.DataFrame
+    habits: pl.DataFrame
+    carry: pl.DataFrame
 
 
 @_cached
-def bid_minus_prize(view: View, player: str) -> pl.DataFrame:
-    return _read(view.db, analytics.bid_minus_prize, view.filters, player)
-
-
-@_cached
-def relative_bids(view: View, player: str) -> pl.DataFrame:
-    return _read(view.db, analytics.relative_bids, view.filters, player)
-
-
-@_cached
-def bid_habits(view: View, player: str) -> pl.DataFrame:
-    return _read(view.db, analytics.bid_habits, view.filters, player)
-
-
-@_cached
-def carry_effect(view: View, player: str) -> pl.DataFrame:
-    return _read(view.db, analytics.carry_effect, view.filters, player)
+def bidding(view: View, player: str) -> Bidding:
+    """All of ``player``'s bidding frames from one pass over their bids (one cached call)."""
+    frames = _read(view.db, analytics.player_bidding, view.filters, player)
+    return Bidding(frames["bid_heatmap"], frames["bid_minus_prize"], frames["relative_bids"],
+                   frames["bid_habits"], frames["carry_effect"])
 
 
 # -- ties and pools -----------------------------------------------------------------------

@@ -31,37 +31,33 @@ def pick_player(view: data.View) -> str | None:
     return player
 
 
-def show_bids(view: data.View, player: str) -> None:
-    heat = data.bid_heatmap(view, player)
-    if heat.is_empty():
-        st.info(f"{player} has no bids in the games the filters keep.")
-        return
+def show_bids(view: data.View, player: str, frames: data.Bidding) -> None:
+    heat = frames.heatmap
     bids = int(heat["count"].sum())
     st.caption(f"{bids} bids by {player} in the games in view ({view.filters.describe()}).")
     left, right = st.columns(2)
     left.altair_chart(charts.bid_heatmap_chart(heat, player), width="stretch")
-    right.altair_chart(charts.bid_minus_prize_chart(data.bid_minus_prize(view, player), player),
+    right.altair_chart(charts.bid_minus_prize_chart(frames.minus_prize, player),
                        width="stretch")
     st.header("Relative to what is left")
     st.caption("A 10 is a high bid early but may be the lowest card left late in the game. "
                "Here both the bid and the prize are ranked against what was still to play: "
                "the bid among the cards in hand, the prize among the prizes not yet shown. "
                "Forced last bids are left out.")
-    relative = data.relative_bids(view, player)
+    relative = frames.relative
     left, right = st.columns(2)
     if relative.is_empty():
         left.info("No unforced bids in view.")
     else:
         left.altair_chart(charts.relative_bids_chart(relative, player), width="stretch")
-    right.altair_chart(charts.habits_chart(data.bid_habits(view, player), player),
-                       width="stretch")
+    right.altair_chart(charts.habits_chart(frames.habits, player), width="stretch")
 
 
-def show_carry(view: data.View, player: str) -> None:
+def show_carry(player: str, frames: data.Bidding) -> None:
     st.header("When ties have built a pool")
     st.caption("Bids with carried prizes on offer against bids for a single prize. Only "
                "carry-rule games build pools; an interval from a few bids is wide.")
-    effect = data.carry_effect(view, player)
+    effect = frames.carry
     left, right = st.columns([2, 3])
     left.altair_chart(charts.carry_effect_chart(effect, player), width="stretch")
     right.dataframe(effect, hide_index=True, column_config={
@@ -83,8 +79,12 @@ def main() -> None:
     if player is None:
         st.info(data.explain_empty(view))
         return
-    show_bids(view, player)
-    show_carry(view, player)
+    frames = data.bidding(view, player)
+    if frames.heatmap.is_empty():
+        st.info(f"{player} has no bids in the games the filters keep.")
+    else:
+        show_bids(view, player, frames)
+        show_carry(player, frames)
     st.header(f"{player}'s games")
     st.caption("Newest first. Select a row to open the game round by round.")
     game_table(data.games(view, 200, player), "player_games", height=300)
