@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
-from gops_records.fastpath import record_body, record_frames
+from gops_records.fastpath import record_body, record_frames, stream
 from gops_records.fastpath.lines import COMPLEX, ROUND, LineBook
 from gops_records.notation import GameRecord, RoundRecord, iter_games, write_game, write_games
 from gops_records.notation.model import CardToken
@@ -402,3 +402,20 @@ def test_known_ids_and_the_anti_join_load_the_same_rows(tmp_path: Path) -> None:
                                                           "bids")})
     assert totals["known"] == totals["join"]
     assert totals["known"][0] == [(6, 0), (6, 7)]  # 6 + the repeat: 7 duplicates
+
+
+# -- threads ---------------------------------------------------------------------------------
+
+def test_stopping_early_and_errors_in_workers_end_cleanly(monkeypatch: pytest.MonkeyPatch) -> None:
+    text, _ = club_text(40, seed=47)
+    chunks = record_frames(text.encode(), SOURCE, chunk_bytes=500)
+    first = next(chunks)
+    assert first.games >= 1
+    chunks.close()  # the producer thread is unblocked and the workers shut down
+
+    def broken(*args: object) -> None:
+        raise RuntimeError("worker failed")
+
+    monkeypatch.setattr(stream, "_chunk_frames", broken)
+    with pytest.raises(RuntimeError, match="worker failed"):
+        list(record_frames(text.encode(), SOURCE, chunk_bytes=500))

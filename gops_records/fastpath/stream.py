@@ -12,12 +12,14 @@ file, lines are the file's lines, and the frames of a chunk list games in file o
 from __future__ import annotations
 
 import codecs
+import contextlib
 import dataclasses
 import re
-from collections import deque
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from queue import Empty, Queue
 
 import numpy as np
 import polars as pl
@@ -134,26 +136,43 @@ def record_frames(data: bytes | memoryview, source: str, *, chunk_bytes: int = C
                   workers: int = WORKERS) -> Iterator[ChunkFrames]:
     """Frames of every game in ``data`` (UTF-8 .gops text without a BOM), chunk by chunk.
 
-    Chunks are cut and their lines looked up here, in order; checking, replaying and
-    the exact path run in ``workers`` threads (numpy, polars and DuckDB release the
-    GIL), a few chunks ahead of the caller.
+    One thread cuts chunks and looks their lines up, in order; ``workers`` threads
+    check and replay them and run the exact path (numpy, polars and DuckDB release the
+    GIL), a few chunks ahead of the caller, who is left free to load the frames.
     """
-    games = 0
+    ahead: Queue[tuple[Future[ChunkFrames], int] | BaseException | None] = Queue(workers + 1)
+    stop = threading.Event()
+    eager = [False]  # the caller builds every frame: build them ahead, in the workers
+
+    def produce(pool: ThreadPoolExecutor) -> None:
+        try:
+            for lines, units, first_line, used in _chunks(data, chunk_bytes):
+                if stop.is_set():
+                    return
+                ahead.put((pool.submit(_chunk_frames, lines, units, source, first_line,
+                                       eager[0]), used))
+            ahead.put(None)
+        except BaseException as exc:  # handed to the caller, raised there
+            ahead.put(exc)
+
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        pending: deque[tuple[Future[ChunkFrames], int]] = deque()
-        eager = False
-        for lines, units, first_line, used in _chunks(data, chunk_bytes):
-            pending.append((pool.submit(_chunk_frames, lines, units, source, first_line,
-                                        eager), used))
-            while len(pending) > workers:
-                result = _finish(*pending.popleft(), games)
+        producer = threading.Thread(target=produce, args=(pool,), daemon=True)
+        producer.start()
+        try:
+            games = 0
+            while (item := ahead.get()) is not None:
+                if isinstance(item, BaseException):
+                    raise item
+                result = _finish(*item, games)
                 games += result.games
                 yield result
-                eager = result.tables.used  # the caller builds every frame: do it ahead
-        while pending:
-            result = _finish(*pending.popleft(), games)
-            games += result.games
-            yield result
+                eager[0] = result.tables.used
+        finally:
+            stop.set()
+            while producer.is_alive():  # unblock it if it waits for room in the queue
+                with contextlib.suppress(Empty):
+                    ahead.get(timeout=0.05)
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _finish(future: Future[ChunkFrames], used: int, games_before: int) -> ChunkFrames:
