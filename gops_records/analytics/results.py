@@ -106,7 +106,8 @@ def match_results(con: duckdb.DuckDBPyConnection, f: Filters,
     is the player with the most game wins, cumulative_winner the one with the highest
     total (None when shared). match_games is the match's finished games. ``limit`` keeps
     only the newest matches (a database of simulated play can hold hundreds of thousands).
-    Newest date first (undated last), then event and match name.
+    Newest date first (undated last), then event, then match name (numbered matches in
+    number order: 2 before 10).
     Columns: event, date, match, player, games, total_points, game_wins, cumulative_rank,
     best_of_winner, cumulative_winner, match_games.
     """
@@ -121,8 +122,8 @@ def match_results(con: duckdb.DuckDBPyConnection, f: Filters,
     return run(con, f"""WITH {scope},
         sizes AS (
             SELECT event, date, match, count(*) AS match_games,
-                   row_number() OVER (ORDER BY date DESC NULLS LAST, event NULLS LAST, match)
-                       AS mid
+                   row_number() OVER (ORDER BY date DESC NULLS LAST, event NULLS LAST,
+                                      try_cast(match AS BIGINT) NULLS LAST, match) AS mid
             FROM fg WHERE finished AND match IS NOT NULL
             GROUP BY event, date, match {keep}
         ),

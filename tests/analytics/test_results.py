@@ -129,8 +129,8 @@ ANN_WINS = "1. 3 3 2 2. 2 2 A 3. A A 3\n5-1\n"
 BOB_WINS = "1. 3 2 3 2. 2 A 2 3. A 3 A\n1-5\n"
 
 
-def _game(tags: str, moves: str) -> str:
-    return f'{tags} [A "Ann"] [B "Bob"] [Cards "3"] [Match "1"]\n{moves}\n'
+def _game(tags: str, moves: str, match: str = "1") -> str:
+    return f'{tags} [A "Ann"] [B "Bob"] [Cards "3"] [Match "{match}"]\n{moves}\n'
 
 
 #: Clubs number their matches afresh every evening: four different matches named "1".
@@ -138,6 +138,8 @@ EVENINGS = "".join([
     _game('[Event "Club"] [Date "2026.03.01"] [Round "1"]', ANN_WINS),
     _game('[Event "Club"] [Date "2026.03.01"] [Round "2"]', ANN_WINS),
     _game('[Event "Club"] [Date "2026.03.08"]', BOB_WINS),
+    _game('[Event "Club"] [Date "2026.03.08"]', ANN_WINS, "10"),
+    _game('[Event "Club"] [Date "2026.03.08"]', ANN_WINS, "2"),
     _game('[Event "Cup"] [Date "2026.03.01"]', ANN_WINS),
     _game('[Round "1"]', ANN_WINS),   # no event, no date: these two are one match
     _game('[Round "2"]', BOB_WINS),
@@ -148,7 +150,7 @@ EVENINGS = "".join([
 def evenings_con(tmp_path_factory: pytest.TempPathFactory):
     folder = tmp_path_factory.mktemp("evenings")
     (folder / "evenings.gops").write_text(EVENINGS, encoding="utf-8")
-    assert import_paths([folder], folder / "e.duckdb").games_new == 6
+    assert import_paths([folder], folder / "e.duckdb").games_new == 8
     c = duckdb.connect(str(folder / "e.duckdb"), read_only=True)
     yield c
     c.close()
@@ -162,6 +164,11 @@ def test_match_results_keep_evenings_apart(evenings_con):
                       "match_games").rows() == [
         ("Club", dt.date(2026, 3, 8), "1", "Bob", 1, 5, 1, 1, "Bob", "Bob", 1),
         ("Club", dt.date(2026, 3, 8), "1", "Ann", 1, 1, 0, 2, "Bob", "Bob", 1),
+        # numbered matches in number order: 2 before 10
+        ("Club", dt.date(2026, 3, 8), "2", "Ann", 1, 5, 1, 1, "Ann", "Ann", 1),
+        ("Club", dt.date(2026, 3, 8), "2", "Bob", 1, 1, 0, 2, "Ann", "Ann", 1),
+        ("Club", dt.date(2026, 3, 8), "10", "Ann", 1, 5, 1, 1, "Ann", "Ann", 1),
+        ("Club", dt.date(2026, 3, 8), "10", "Bob", 1, 1, 0, 2, "Ann", "Ann", 1),
         ("Club", march, "1", "Ann", 2, 10, 2, 1, "Ann", "Ann", 2),
         ("Club", march, "1", "Bob", 2, 2, 0, 2, "Ann", "Ann", 2),
         ("Cup", march, "1", "Ann", 1, 5, 1, 1, "Ann", "Ann", 1),
@@ -170,8 +177,11 @@ def test_match_results_keep_evenings_apart(evenings_con):
         (None, None, "1", "Ann", 2, 6, 1, 1, None, None, 2),
         (None, None, "1", "Bob", 2, 6, 1, 1, None, None, 2),
     ]
-    assert match_results(evenings_con, Filters(), limit=2).select("event", "date").unique(
-        maintain_order=True).rows() == [("Club", dt.date(2026, 3, 8)), ("Club", march)]
+    assert match_results(evenings_con, Filters(), limit=4).select("event", "date", "match") \
+        .unique(maintain_order=True).rows() == [("Club", dt.date(2026, 3, 8), "1"),
+                                                ("Club", dt.date(2026, 3, 8), "2"),
+                                                ("Club", dt.date(2026, 3, 8), "10"),
+                                                ("Club", march, "1")]
     one_day = match_results(evenings_con, Filters(date_from=march, date_to=march))
     assert one_day.select("event").unique(maintain_order=True)["event"].to_list() == \
         ["Club", "Cup"]
