@@ -19,6 +19,7 @@ a line given a kind here reads the same way in the exact parser.
 from __future__ import annotations
 
 import re
+import threading
 
 import numpy as np
 import polars as pl
@@ -91,7 +92,8 @@ class LineBook:
     """The meaning of every distinct line seen so far, as arrays indexed by row.
 
     Row 0 is a sentinel ``COMPLEX`` line with null strings. Tag names get small ids
-    (``names``, ``name_id``).
+    (``names``, ``name_id``). Rows are only ever added: an array or string column is
+    replaced whole by a longer one.
     """
 
     def __init__(self) -> None:
@@ -102,20 +104,28 @@ class LineBook:
         self.strings: dict[str, pl.Series] = {
             name: pl.Series(name, [None], dtype=pl.String) for name in _STRINGS}
         self._index = HashIndex()
+        self._lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self.arrays["kind"])
 
     def rows(self, lines: pl.Series) -> np.ndarray:
-        """The row of each line (int32): looked up by hash, read when new, verified."""
+        """The row of each line (int32): looked up by hash, read when new, verified.
+
+        Threads may call this at once: new lines are read under a lock, and the arrays
+        and strings of a row are in place before its hash can be found.
+        """
         hashes = lines.hash().to_numpy()
         rows = self._index.find(hashes)
         missing = np.flatnonzero(rows < 0)
         if len(missing):
-            new_hashes, first = np.unique(hashes[missing], return_index=True)
-            at = missing[first]
-            self._add(new_hashes, lines.gather(at).to_list())
-            rows[missing] = self._index.find(hashes[missing])
+            with self._lock:
+                rows[missing] = self._index.find(hashes[missing])
+                still = missing[rows[missing] < 0]
+                if len(still):
+                    new_hashes, first = np.unique(hashes[still], return_index=True)
+                    self._add(new_hashes, lines.gather(still[first]).to_list())
+                    rows[still] = self._index.find(hashes[still])
         same = (lines == self.strings["text"].gather(rows)).to_numpy()
         if not same.all():  # a hash collision: that line is read by the exact path
             rows = np.where(same, rows, 0).astype(np.int32)
@@ -205,46 +215,56 @@ class LineBook:
 
 class HashIndex:
     """Rows by 64-bit hash: an open-addressing table (linear probing) in numpy arrays,
-    looked up for many hashes at once. Kept at most half full."""
+    looked up for many hashes at once. Kept at most half full.
+
+    :meth:`find` may run while another thread adds (under the book's lock): an entry
+    being written reads as missing, and a grown table replaces the old one whole.
+    """
 
     def __init__(self, size: int = 1 << 16) -> None:
-        self.keys = np.zeros(size, np.uint64)
-        self.values = np.full(size, -1, np.int32)
+        self.table = (np.zeros(size, np.uint64), np.full(size, -1, np.int32))
         self.count = 0
 
     def find(self, hashes: np.ndarray) -> np.ndarray:
         """The row of each hash, -1 where it is not in the table."""
-        mask = np.uint64(len(self.keys) - 1)
+        keys, values = self.table
+        mask = np.uint64(len(keys) - 1)
         slots = (hashes & mask).astype(np.int64)
-        rows = self.values[slots]
-        todo = np.flatnonzero((rows >= 0) & (self.keys[slots] != hashes))
+        rows = values[slots]
+        todo = np.flatnonzero((rows >= 0) & (keys[slots] != hashes))
         while len(todo):  # a taken slot holding another hash: probe the next one
             slots[todo] = (slots[todo] + 1) & int(mask)
-            found = self.values[slots[todo]]
+            found = values[slots[todo]]
             rows[todo] = found
-            todo = todo[(found >= 0) & (self.keys[slots[todo]] != hashes[todo])]
+            todo = todo[(found >= 0) & (keys[slots[todo]] != hashes[todo])]
         return rows
 
     def add(self, hashes: np.ndarray, rows: np.ndarray) -> None:
-        """Add distinct hashes that are not in the table yet."""
-        if 2 * (self.count + len(hashes)) > len(self.keys):
-            taken = self.values >= 0
-            old_keys, old_rows = self.keys[taken], self.values[taken]
-            size = len(self.keys)
+        """Add distinct hashes that are not in the table yet (one thread at a time)."""
+        keys, values = self.table
+        if 2 * (self.count + len(hashes)) > len(keys):
+            size = len(keys)
             while 2 * (self.count + len(hashes)) > size:
                 size *= 2
-            self.keys = np.zeros(size, np.uint64)
-            self.values = np.full(size, -1, np.int32)
-            self.count = 0
-            self.add(old_keys, old_rows)
-        mask = len(self.keys) - 1
-        for h, row in zip(hashes.tolist(), rows.tolist(), strict=True):
-            slot = h & mask
-            while self.values[slot] >= 0:
-                slot = (slot + 1) & mask
-            self.keys[slot] = h
-            self.values[slot] = row
+            grown = HashIndex(size)
+            taken = values >= 0
+            grown.add(keys[taken], values[taken])
+            keys, values = grown.table
+            _fill(keys, values, hashes, rows)
+            self.table = (keys, values)
+        else:
+            _fill(keys, values, hashes, rows)
         self.count += len(hashes)
+
+
+def _fill(keys: np.ndarray, values: np.ndarray, hashes: np.ndarray, rows: np.ndarray) -> None:
+    mask = len(keys) - 1
+    for h, row in zip(hashes.tolist(), rows.tolist(), strict=True):
+        slot = h & mask
+        while values[slot] >= 0:
+            slot = (slot + 1) & mask
+        keys[slot] = h  # the key first: a reader meanwhile sees the slot as still empty
+        values[slot] = row
 
 
 def _term(result: str | None) -> dict:

@@ -12,14 +12,12 @@ file, lines are the file's lines, and the frames of a chunk list games in file o
 from __future__ import annotations
 
 import codecs
-import contextlib
 import dataclasses
 import re
-import threading
+from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from queue import Empty, Queue
 
 import numpy as np
 import polars as pl
@@ -101,6 +99,7 @@ class ChunkFrames:
     consumed: int
     games: int
     fast_games: int
+    lines: int = 0
 
     def frames(self) -> ChunkTables:
         return self.tables
@@ -136,72 +135,62 @@ def record_frames(data: bytes | memoryview, source: str, *, chunk_bytes: int = C
                   workers: int = WORKERS) -> Iterator[ChunkFrames]:
     """Frames of every game in ``data`` (UTF-8 .gops text without a BOM), chunk by chunk.
 
-    One thread cuts chunks and looks their lines up, in order; ``workers`` threads
-    check and replay them and run the exact path (numpy, polars and DuckDB release the
-    GIL), a few chunks ahead of the caller, who is left free to load the frames.
+    Chunks are cut at terminator lines and handed to ``workers`` threads (numpy,
+    polars and DuckDB release the GIL), a few ahead of the caller, who is left free to
+    load the frames. A chunk is cut before the one ahead of it is read, on the guess
+    that the whole of that one is safe to take; when it is not (a comment left open
+    across the cut), the chunks after it are dropped and cut again from where it ended.
     """
-    ahead: Queue[tuple[Future[ChunkFrames], int] | BaseException | None] = Queue(workers + 1)
-    stop = threading.Event()
-    eager = [False]  # the caller builds every frame: build them ahead, in the workers
-
-    def produce(pool: ThreadPoolExecutor) -> None:
-        try:
-            for lines, units, first_line, used in _chunks(data, chunk_bytes):
-                if stop.is_set():
-                    return
-                ahead.put((pool.submit(_chunk_frames, lines, units, source, first_line,
-                                       eager[0]), used))
-            ahead.put(None)
-        except BaseException as exc:  # handed to the caller, raised there
-            ahead.put(exc)
-
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        producer = threading.Thread(target=produce, args=(pool,), daemon=True)
-        producer.start()
-        try:
-            games = 0
-            while (item := ahead.get()) is not None:
-                if isinstance(item, BaseException):
-                    raise item
-                result = _finish(*item, games)
-                games += result.games
-                yield result
-                eager[0] = result.tables.used
-        finally:
-            stop.set()
-            while producer.is_alive():  # unblock it if it waits for room in the queue
-                with contextlib.suppress(Empty):
-                    ahead.get(timeout=0.05)
-            pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _finish(future: Future[ChunkFrames], used: int, games_before: int) -> ChunkFrames:
-    result = future.result()
-    result.consumed = used
-    result.tables.offset = games_before
-    return result
-
-
-def _chunks(data: bytes | memoryview,
-            chunk_bytes: int) -> Iterator[tuple[Lines, Units, int, int]]:
-    """Chunks cut at safe terminator lines: lines, units, first line, bytes used."""
     book = LineBook()
     size = len(data)
-    pos, line = 0, 1
-    want = chunk_bytes
-    while pos < size:
-        end = _cut(data, pos + want)
-        lines = split_lines(memoryview(data)[pos:end], book)
-        units = find_units(lines, at_eof=end >= size)
-        used_lines = int(units.start[-1])
-        if used_lines == 0:  # one region longer than the chunk: read more at once
-            want *= 2
-            continue
-        want = chunk_bytes
-        used = int(lines.offsets[used_lines])
-        yield lines, units, line, used
-        pos += used
-        line += used_lines
+    newline = np.frombuffer(data, np.uint8)
+    pending: deque[tuple[int, int, int, Future[ChunkFrames]]] = deque()
+    pos, line, games, want = 0, 1, 0, chunk_bytes
+    eager = False  # the caller builds every frame: build them ahead, in the workers
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        try:
+            while True:
+                while pos < size and len(pending) <= workers:
+                    end = _cut(data, pos + want)
+                    pending.append((pos, end, line, pool.submit(
+                        _work, data, pos, end, end >= size, line, book, source, eager)))
+                    line += int(np.count_nonzero(newline[pos:end] == 10))
+                    pos = end
+                if not pending:
+                    return
+                start, end, first_line, future = pending.popleft()
+                result = future.result()
+                if result.consumed < end - start:  # the chunks ahead start in the wrong place
+                    for *_, later in pending:
+                        later.cancel()
+                    pending.clear()
+                    pos, line = start + result.consumed, first_line + result.lines
+                    if not result.consumed:  # one region longer than the chunk: read more
+                        want *= 2
+                        continue
+                want = chunk_bytes
+                result.tables.offset = games
+                games += result.games
+                yield result
+                eager = result.tables.used
+        finally:
+            for *_, later in pending:
+                later.cancel()
+
+
+def _work(data: bytes | memoryview, start: int, end: int, at_eof: bool, first_line: int,
+          book: LineBook, source: str, eager: bool) -> ChunkFrames:
+    """One chunk, in a worker thread: its lines, its units, then both paths over them."""
+    lines = split_lines(memoryview(data)[start:end], book)
+    units = find_units(lines, at_eof)
+    used_lines = int(units.start[-1])
+    if not used_lines:
+        return ChunkFrames(ChunkTables(pl.Series([], dtype=pl.String), _EMPTY.__getitem__),
+                           0, 0, 0, 0)
+    result = _chunk_frames(lines, units, source, first_line, eager)
+    result.consumed = int(lines.offsets[used_lines])
+    result.lines = used_lines
+    return result
 
 
 def _cut(data: bytes | memoryview, target: int) -> int:
