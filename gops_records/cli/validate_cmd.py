@@ -9,11 +9,11 @@ from typing import Annotated
 
 import typer
 
+from gops_records.checking import check_records
 from gops_records.cli.app import EXIT_INVALID, EXIT_OK, EXIT_USAGE, app
 from gops_records.errors import GopsError
-from gops_records.notation import iter_games
-from gops_records.sources import find_files, read_text
-from gops_records.validate import GameReport, validate_game
+from gops_records.notation.model import Problem
+from gops_records.sources import decode, find_files
 
 EncodingOption = Annotated[str, typer.Option(
     "--encoding", help="Text encoding of the files (utf-8 with or without BOM by default; "
@@ -48,25 +48,28 @@ def validate(
         raise typer.Exit(EXIT_USAGE) from None
     for path in found:
         try:
-            text = read_text(path, encoding)
-        except GopsError as exc:
-            print(f"gops: error: {exc}", file=sys.stderr)
+            data = path.read_bytes()
+            checks = check_records(data, str(path), encoding)
+            chunk: list[str] = []
+            lines: list[str] | None = None
+            for check in checks:
+                games += 1
+                invalid += not check.valid
+                if as_json:
+                    chunk.append(json.dumps(check.as_json(str(path)), ensure_ascii=False))
+                elif check.problems:
+                    if lines is None:  # as the parser counts lines: \x85, \u2028 are no ends
+                        lines = decode(data, encoding, str(path)).split("\n")
+                    chunk.extend(_describe(path, check.problems, lines))
+                if len(chunk) >= 4096:
+                    out.write("\n".join(chunk) + "\n")
+                    chunk.clear()
+        except (GopsError, OSError) as exc:
+            print(f"gops: error: {exc if isinstance(exc, GopsError) else _unreadable(path, exc)}",
+                  file=sys.stderr)
             unreadable = True
             continue
         files += 1
-        lines = text.split("\n")  # as the parser counts lines: \x85, \u2028 ... are no line ends
-        chunk: list[str] = []
-        for number, record in enumerate(iter_games(text), start=1):
-            report = validate_game(record)
-            games += 1
-            invalid += not report.valid
-            if as_json:
-                chunk.append(json.dumps(report.as_json(str(path), number), ensure_ascii=False))
-            else:
-                chunk.extend(_describe(path, report, lines))
-            if len(chunk) >= 4096:
-                out.write("\n".join(chunk) + "\n")
-                chunk.clear()
         if chunk:
             out.write("\n".join(chunk) + "\n")
     if not as_json:
@@ -79,10 +82,14 @@ def validate(
     raise typer.Exit(EXIT_INVALID if invalid else EXIT_OK)
 
 
-def _describe(path: Path, report: GameReport, lines: list[str]) -> list[str]:
+def _unreadable(path: Path, exc: OSError) -> str:
+    return f"{path}: cannot read: {exc.strerror or exc}"
+
+
+def _describe(path: Path, problems: tuple[Problem, ...], lines: list[str]) -> list[str]:
     """Each problem as `file:line:col: code: message`, then the source line and a caret."""
     shown = []
-    for p in report.problems:
+    for p in problems:
         shown.append(f"{path}:{p.line}:{p.column}: {p.code}: {p.message}")
         if 1 <= p.line <= len(lines):
             source = lines[p.line - 1].rstrip("\r")
