@@ -261,6 +261,18 @@ def test_a_comment_left_open_runs_to_the_end() -> None:
         assert frames["rejects"].height == 1
 
 
+def test_games_commented_out_across_chunk_cuts() -> None:
+    base, valid = club_text(10, seed=53)
+    games = base.split("\n\n[")
+    hidden = "\n\n[".join(games[3:6])  # three whole games inside one brace comment
+    text = "\n\n[".join(games[:3]) + "\n\n{ not played:\n[" + hidden + "\n}\n\n[" + \
+        "\n\n[".join(games[6:])
+    for chunk_bytes in (300, 700, 1_500, 1 << 20):
+        frames, fast = assert_same(text, chunk_bytes)
+        assert frames["games"].height == valid - 3
+        assert fast >= valid - 5  # the games around the comment may go the exact way
+
+
 def test_the_same_game_twice_keeps_file_order() -> None:
     record = next(iter(simulate(1, 31)))
     assert isinstance(record, GameRecord)
