@@ -18,6 +18,7 @@ from dashboards import data
 from dashboards.pages_game import P_GAME
 from dashboards.pages_h2h import P_PAIR
 from dashboards.pages_players import P_PROFILE
+from dashboards.pages_scout import P_SCOUT, P_VS
 from gops_records.analytics.filters import (
     P_EVENT,
     P_FINISHED,
@@ -41,7 +42,8 @@ from gops_records.store.db import (
 HERE = Path(__file__).resolve().parent
 FILTER_PARAMS = (P_EVENT, P_MATCH, P_FROM, P_TO, P_PLAYER, P_TIE_RULE, P_PLAYERS_N, P_FINISHED)
 #: URL parameters that belong to one page (by url_path); dropped when another page shows.
-PAGE_PARAMS = {"game": (P_GAME,), "players": (P_PROFILE,), "h2h": (P_PAIR,)}
+PAGE_PARAMS = {"game": (P_GAME,), "players": (P_PROFILE,), "h2h": (P_PAIR,),
+               "scout": (P_SCOUT, P_VS)}
 ANY = "any"
 #: Session-state keys of the sidebar widgets.
 K_EVENTS, K_MATCHES, K_DATES, K_PLAYERS = "f_events", "f_matches", "f_dates", "f_players"
@@ -156,6 +158,7 @@ def pages() -> list:
         page("pages_session.py", "Session", ":material/trophy:", url_path="session",
              default=True),
         page("pages_players.py", "Players", ":material/person:", url_path="players"),
+        page("pages_scout.py", "Scout", ":material/radar:", url_path="scout"),
         page("pages_ties.py", "Ties and pools", ":material/join_inner:", url_path="ties"),
         page("pages_h2h.py", "Head-to-head", ":material/swords:", url_path="h2h"),
         page("pages_game.py", "Game viewer", ":material/playing_cards:", url_path="game"),

@@ -315,3 +315,101 @@ def game_bids_chart(bids: pl.DataFrame) -> alt.LayerChart:
         tooltip=[alt.Tooltip("round_no", title="round"), "player", "bid",
                  alt.Tooltip("prize", title="prize"), alt.Tooltip("won", title="took the pool")])
     return alt.layer(pool, prize, dots, title=alt.Title(**head))
+
+
+# -- Scout -------------------------------------------------------------------------------------
+
+def predictability_chart(df: pl.DataFrame, player: str) -> alt.Chart:
+    """The model's hit rates against uniform guessing (frame: measure, guesser, rate)."""
+    df_, head = _capped(df, "How often the model names the bid",
+                        [f"{player}'s bids in games the model was not fitted on,",
+                         "against a uniform guess among the cards in hand"])
+    order = ["the model", "a uniform guess"]
+    return alt.Chart(df_, title=alt.Title(**head)).mark_bar().encode(
+        x=alt.X("measure:N", title=None, sort=["exact bid", "bid within one"],
+                axis=alt.Axis(labelAngle=0)),
+        xOffset=alt.XOffset("guesser:N", sort=order),
+        y=alt.Y("rate:Q", title="share of bids", axis=RATE, scale=alt.Scale(domain=[0, 1])),
+        color=alt.Color("guesser:N", title="guessed by", sort=order,
+                        scale=alt.Scale(domain=order, range=["#4c78a8", "#bbbbbb"])),
+        tooltip=[alt.Tooltip("measure", title="measure"), alt.Tooltip("guesser", title="by"),
+                 alt.Tooltip("rate", title="share of bids", format=".1%")],
+    ).properties(height=260)
+
+
+def scout_habits_chart(df: pl.DataFrame, player: str) -> alt.LayerChart:
+    """Each habit's rate with its 95% interval and the rate uniform play would give
+    (frame: habit, rate, count, ci_low, ci_high, uniform)."""
+    df_, head = _capped(df, f"{player}'s habits against uniform play",
+                        ["dot = how often, bar = 95% interval, grey tick = uniform play"])
+    order = df_["habit"].to_list()
+    tooltip = [alt.Tooltip("habit", title="habit"),
+               alt.Tooltip("rate", title="rate", format=".1%"),
+               alt.Tooltip("ci_low", title="95% CI low", format=".1%"),
+               alt.Tooltip("ci_high", title="95% CI high", format=".1%"),
+               alt.Tooltip("count", title="out of"),
+               alt.Tooltip("uniform", title="uniform play", format=".1%")]
+    base = alt.Chart(df_).encode(
+        y=alt.Y("habit:N", title=None, sort=order, axis=alt.Axis(labelLimit=420)),
+        tooltip=tooltip)
+    rule = base.mark_rule(strokeWidth=2, color="#4c78a8").encode(
+        x=alt.X("ci_low:Q", title="how often",
+                axis=alt.Axis(format="%", values=[i / 10 for i in range(11)]),
+                scale=alt.Scale(domain=[0, 1], padding=8, nice=False)),
+        x2="ci_high:Q")
+    dots = base.mark_point(filled=True, size=70, color="#4c78a8").encode(x="rate:Q")
+    uniform = base.mark_tick(color="#888888", thickness=2, size=18).encode(x="uniform:Q")
+    return alt.layer(rule, uniform, dots, title=alt.Title(**head)).properties(
+        height=alt.Step(30))
+
+
+def gain_chart(df: pl.DataFrame, player: str) -> alt.LayerChart:
+    """Mean points per game against the model, with a 95% interval (frame: reply, gain,
+    low, high, games)."""
+    df_, head = _capped(df, f"Points per game against {player}, simulated",
+                        ["your score minus theirs, mean over the simulated games",
+                         "black bar = 95% interval"])
+    order = df_["reply"].to_list()
+    tooltip = [alt.Tooltip("reply", title="your reply"),
+               alt.Tooltip("gain", title="points per game", format="+.1f"),
+               alt.Tooltip("low", title="95% CI low", format="+.1f"),
+               alt.Tooltip("high", title="95% CI high", format="+.1f"),
+               alt.Tooltip("games", title="simulated games")]
+    base = alt.Chart(df_).encode(
+        x=alt.X("reply:N", title=None, sort=order, axis=alt.Axis(labelAngle=0, labelLimit=240)),
+        tooltip=tooltip)
+    bar = base.mark_bar(size=60).encode(
+        y=alt.Y("gain:Q", title="points per game (you - them)"),
+        color=alt.condition("datum.gain >= 0", alt.value("#4c78a8"), alt.value("#e45756")))
+    rule = base.mark_rule(strokeWidth=2, color="black").encode(y="low:Q", y2="high:Q")
+    zero = alt.Chart(pl.DataFrame({"y": [0]})).mark_rule(color="gray").encode(y="y:Q")
+    return alt.layer(bar, rule, zero, title=alt.Title(**head))
+
+
+def predicted_bid_chart(df: pl.DataFrame, player: str) -> alt.Chart:
+    """The model's bid distribution for each prize (frame: prize, bid, probability)."""
+    return heatmap(
+        df, "prize", "bid", "probability", title=f"What the model expects {player} to bid",
+        subtitle=["the model's chance of each bid on each prize, averaged over the spots "
+                  "they met", "each column adds up to 100%"],
+        x_title="prize card", y_title="bid card", value_title="chance",
+        value_format=".0%",
+        tooltip=[alt.Tooltip("prize", title="prize"), alt.Tooltip("bid", title="bid"),
+                 alt.Tooltip("probability", title="chance", format=".1%")])
+
+
+def expected_bid_chart(df: pl.DataFrame, player: str) -> alt.Chart:
+    """Expected and most likely bid per prize, beside the prize itself
+    (long frame: prize, line, bid)."""
+    df_, head = _capped(df, f"{player}'s predicted bid by prize",
+                        "the model's mean and most likely bid; dashed: the prize itself")
+    order = ["expected bid", "most likely bid", "the prize"]
+    return alt.Chart(df_, title=alt.Title(**head)).mark_line(point=True).encode(
+        x=alt.X("prize:O", title="prize card", axis=alt.Axis(labelAngle=0)),
+        y=alt.Y("bid:Q", title="bid card"),
+        color=alt.Color("line:N", title=None, sort=order,
+                        scale=alt.Scale(domain=order, range=["#4c78a8", "#f58518", "#999999"])),
+        strokeDash=alt.StrokeDash("line:N", sort=order, legend=None,
+                                  scale=alt.Scale(domain=order, range=[[1, 0], [1, 0], [4, 4]])),
+        tooltip=[alt.Tooltip("prize", title="prize"), alt.Tooltip("line", title="what"),
+                 alt.Tooltip("bid", title="bid", format=".2f")])

@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -22,10 +22,15 @@ import streamlit as st
 
 from gops_records import analytics
 from gops_records.analytics.filters import Filters
+from gops_records.scouting import ScoutReport, predicted_bid_by_prize, scout
 from gops_records.store.db import reading
 
 TTL_SECONDS = 10
 MAX_ENTRIES = 128
+#: Scouting takes a second or two; the database stamp in its key already drops a report
+#: once an import commits, so it is kept longer.
+SCOUT_TTL_SECONDS = 600
+SCOUT_MAX_ENTRIES = 32
 LOCK_WAIT_SECONDS = 8.0
 
 #: (size, mtime_ns) of the database file and of its write-ahead log.
@@ -240,6 +245,54 @@ def _imports(view: View) -> pl.DataFrame:
 @_cached
 def _rejects(view: View, limit: int) -> pl.DataFrame:
     return _read(view.db, analytics.list_rejects, limit)
+
+
+# -- scouting ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Scouting:
+    """A scouting report as the Scout page shows it.
+
+    ``report`` carries no model or situations (small to cache); ``predicted`` is
+    :func:`gops_records.scouting.predicted_bid_by_prize` (prize, bid, probability) and
+    ``reads_by`` the model's mixture in words.
+    """
+
+    report: ScoutReport
+    predicted: pl.DataFrame
+    reads_by: str
+
+
+def scouting(view: View, player: str, vs: str | None = None, seed: int = 0) -> Scouting:
+    """Scout ``player`` (in games against ``vs``, if given) as `gops scout` does.
+
+    The sidebar's filters do not apply: the report studies the player's most recent games.
+    Cached on (database stamp, player, vs, seed). Raises
+    :class:`gops_records.scouting.ScoutError` for an unknown name or too few games.
+    """
+    return _scouting(view.unfiltered, player, vs, int(seed))
+
+
+@st.cache_data(ttl=SCOUT_TTL_SECONDS, max_entries=SCOUT_MAX_ENTRIES, show_spinner=False)
+def _scouting(view: View, player: str, vs: str | None, seed: int) -> Scouting:
+    def run(con) -> Scouting:
+        report = scout(con, player, vs, seed)
+        reads_by = report.model.describe() if report.model is not None else ""
+        return Scouting(replace(report, model=None, situations=None),
+                        predicted_bid_by_prize(report), reads_by)
+
+    return _read(view.db, run)
+
+
+def opponents(view: View, player: str) -> list[str]:
+    """Everyone who played a game with ``player`` (filters do not apply)."""
+    return _opponents(view.unfiltered, player)
+
+
+@_cached
+def _opponents(view: View, player: str) -> list[str]:
+    names = _read(view.db, analytics.list_players, Filters(players=(player,)))
+    return [name for name in names if name != player]
 
 
 def explain_empty(view: View) -> str:

@@ -35,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGES = {
     "session": "/",
     "players": "/players",
+    "scout": "/scout",
     "ties": "/ties",
     "h2h": "/h2h",
     "game": "/game",
@@ -116,7 +117,7 @@ def wait_drawn(page, settle_ms: int = 1500) -> None:
 
 def liveliest(db: Path) -> dict[str, str]:
     """Paths showing the evening and the game with the largest pool (ties make them lively),
-    and the standings leader on the Players page."""
+    and the standings leader on the Players and Scout pages."""
     from urllib.parse import urlencode
 
     from gops_records.analytics import Filters, largest_pools, standings
@@ -129,9 +130,12 @@ def liveliest(db: Path) -> dict[str, str]:
         return {}
     event, day = top["event"][0], top["date"][0]
     f = Filters(events=(event,) if event else (), date_from=day, date_to=day)
-    return {"session": "/?" + urlencode(f.to_query_params(), doseq=True),
-            "game": "/game?" + urlencode({"game_id": top["game_id"][0]}),
-            "players": "/players?" + urlencode({"profile": leader[0]}) if leader else "/players"}
+    paths = {"session": "/?" + urlencode(f.to_query_params(), doseq=True),
+             "game": "/game?" + urlencode({"game_id": top["game_id"][0]})}
+    if leader:
+        paths["players"] = "/players?" + urlencode({"profile": leader[0]})
+        paths["scout"] = "/scout?" + urlencode({"scout": leader[0]})
+    return paths
 
 
 def shoot(url: str, out: Path, pages: dict[str, str] = PAGES) -> list[Path]:

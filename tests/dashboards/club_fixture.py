@@ -12,9 +12,14 @@ Hand-checked facts (5-card games, so every number can be checked on paper):
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
+from gops_records.bots import Personality
 from gops_records.importer import import_paths
+from gops_records.notation import write_games
+from gops_records.rules import RuleProfile, TieRule
+from gops_records.simulate import Player, simulate_game
 
 TUESDAY = """\
 [Event "Tuesday club"] [Date "2026.03.03"] [Match "Alice-Bruno"] [Round "1"]
@@ -70,4 +75,29 @@ def build_club_db(tmp: Path) -> Path:
     db = tmp / "club.duckdb"
     summary = import_paths([write_records(tmp / "records")], db)
     assert (summary.games_new, summary.games_rejected) == (GAMES, 1), summary.as_dict()
+    return db
+
+
+#: Simulated players for the Scout page: Pia always bids the prize, Ravi bids at random.
+PIA, RAVI = Player("Pia", Personality.PRIZE), Player("Ravi", Personality.RANDOM)
+SCOUT_GAMES = 30  # Pia against Ravi, 13 cards, discard rule
+
+
+def simulated_records(games: int = SCOUT_GAMES, seed: int = 4) -> str:
+    """Pia against Ravi (seats alternating), one evening, as .gops text."""
+    rng = random.Random(seed)
+    profile = RuleProfile(tie_rule=TieRule.DISCARD)
+    records = [simulate_game(profile, [PIA, RAVI] if i % 2 == 0 else [RAVI, PIA], rng,
+                             {"Event": "Bot night", "Date": "2026.04.01", "Round": str(i + 1)})
+               for i in range(games)]
+    return write_games(records)
+
+
+def build_scout_db(tmp: Path) -> Path:
+    """The club records plus :data:`SCOUT_GAMES` simulated games of Pia and Ravi."""
+    folder = write_records(tmp / "records")
+    (folder / "bots.gops").write_text(simulated_records(), encoding="utf-8")
+    db = tmp / "scout.duckdb"
+    summary = import_paths([folder], db)
+    assert summary.games_new == GAMES + SCOUT_GAMES, summary.as_dict()
     return db

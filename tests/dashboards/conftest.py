@@ -1,11 +1,12 @@
-"""Fixtures of the dashboard tests: the hand-written club database, an empty one."""
+"""Fixtures of the dashboard tests: the hand-written club database (alone, and with
+simulated games for the Scout page), an empty one."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from club_fixture import build_club_db
+from club_fixture import build_club_db, build_scout_db
 
 from gops_records.importer import import_paths
 
@@ -13,6 +14,11 @@ from gops_records.importer import import_paths
 @pytest.fixture(scope="session")
 def club_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_club_db(tmp_path_factory.mktemp("club"))
+
+
+@pytest.fixture(scope="session")
+def scout_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_scout_db(tmp_path_factory.mktemp("scout"))
 
 
 @pytest.fixture

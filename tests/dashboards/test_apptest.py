@@ -6,12 +6,13 @@ Expected numbers are worked out by hand from the records in club_fixture.py.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import polars as pl
 import pyarrow as pa
 import pytest
-from club_fixture import GAMES, build_club_db
+from club_fixture import GAMES, SCOUT_GAMES, build_club_db
 from streamlit.testing.v1 import AppTest
 
 from dashboards import charts
@@ -19,7 +20,7 @@ from gops_records.importer import import_paths
 
 APP = Path(__file__).resolve().parents[2] / "dashboards" / "app.py"
 PAGES = ("pages_session.py", "pages_players.py", "pages_ties.py", "pages_h2h.py",
-         "pages_game.py", "pages_quality.py")
+         "pages_game.py", "pages_quality.py", "pages_scout.py")
 TIMEOUT = 30
 
 
@@ -74,7 +75,8 @@ def select_row(at: AppTest, key: str, row: int) -> AppTest:
 # -- every page renders ------------------------------------------------------------------
 
 CHARTS = {"pages_session.py": 1, "pages_players.py": 5, "pages_ties.py": 7,
-          "pages_h2h.py": 1, "pages_game.py": 2, "pages_quality.py": 1}
+          "pages_h2h.py": 1, "pages_game.py": 2, "pages_quality.py": 1,
+          "pages_scout.py": 4}  # Alice has no habits to chart
 
 
 def test_every_page_renders_its_charts_without_exceptions(club_db, monkeypatch):
@@ -88,7 +90,9 @@ def test_every_page_renders_its_charts_without_exceptions(club_db, monkeypatch):
         for spec, data in found:
             assert spec.get("title"), f"a chart without a title on {page}"
             assert 0 < data.height <= charts.MAX_ROWS, page
-    assert [e.value for e in at.error] == [
+        if page == "pages_quality.py":
+            errors = [e.value for e in at.error]
+    assert errors == [
         "2 problems in this record:\n\n"
         "- line 16, column 20 (round 2): `card-not-in-hand`: A bids 3, already spent earlier\n"
         "- line 16, column 33 (round 3): `unknown-card`: A bids 7, which is not in a 5-card suit"]
@@ -207,6 +211,8 @@ def test_filters_that_keep_no_game_explain_themselves(club_db, monkeypatch):
         assert "No games match the filters" in texts, page
         assert "Clear filters" in texts, page
         assert not at.get("vega_lite_chart"), page
+    at.switch_page("pages_scout.py").run()  # scouting reads all of a player's games
+    assert at.subheader[0].value.startswith("Alice is ")
 
 
 # -- Players -----------------------------------------------------------------------------
@@ -339,6 +345,120 @@ def test_data_quality_shows_imports_and_the_rejected_record(club_db, monkeypatch
     assert table.select("codes", "n_errors").rows() == [("card-not-in-hand, unknown-card", 2)]
     kinds = chart_titled(at, "Problems by kind")
     assert sorted(kinds.rows()) == [("card-not-in-hand", 1), ("unknown-card", 1)]
+
+
+# -- Scout ----------------------------------------------------------------------------------
+
+def scout_page(db: Path, monkeypatch: pytest.MonkeyPatch, **params: str) -> AppTest:
+    """The Scout page with ``params`` in its URL (set once the page shows)."""
+    at = start(db, monkeypatch, "pages_scout.py")
+    at.query_params.update(params)
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
+def points(text: str) -> float:
+    """'+64.3 points per game' -> 64.3"""
+    return float(text.split()[0])
+
+
+def test_scout_a_prize_bidder(scout_db, monkeypatch):
+    at = scout_page(scout_db, monkeypatch, scout="Pia")
+    assert at.selectbox[0].value == "Pia"
+    assert at.subheader[0].value == "Pia is highly predictable"
+    m = metrics(at)
+    assert (m["Games studied"], m["Bids"]) == (str(SCOUT_GAMES), str(13 * SCOUT_GAMES))
+    assert (m["Exact bid"], m["Bid within one"]) == ("100%", "100%")
+    assert "bids exactly the prize 100% of the time when it holds that card (n=360, " in \
+        " ".join(md.value for md in at.markdown)
+    habits = frame_by_column(at, "uniform")
+    exact = habits.filter(pl.col("habit") == "bids exactly the prize when it holds that card")
+    # Rounds 1-12 of each game (the 13th bid is forced); a uniform bid from h cards hits the
+    # prize 1/h of the time, h = 13 down to 2.
+    assert exact.select("rate", "count").row(0) == (1.0, 12 * SCOUT_GAMES)
+    assert exact["uniform"][0] == pytest.approx(sum(1 / h for h in range(2, 14)) / 12)
+    assert chart_titled(at, "Pia's habits against uniform play").height == habits.height
+    # Bidding the prize plus one beats her in every round but the king's.
+    assert points(m["Counter-strategy"]) > 40
+    assert points(m["A uniformly random reply"]) < -15  # the prize is the best reply to random
+    predicted = chart_titled(at, "What the model expects Pia to bid")
+    assert predicted.height == 13 * 13
+    assert predicted.filter(pl.col("bid") == pl.col("prize"))["probability"].min() > 0.9
+    lines = chart_titled(at, "Pia's predicted bid by prize")
+    likely = lines.filter(pl.col("line") == "most likely bid").sort("prize")
+    assert likely["bid"].to_list() == [float(p) for p in range(1, 14)]
+    assert at.query_params["scout"] == "Pia" and "vs" not in at.query_params
+
+
+def test_scout_a_random_bidder_finds_no_habits(scout_db, monkeypatch):
+    at = scout_page(scout_db, monkeypatch, scout="Ravi")
+    assert at.subheader[0].value == "Ravi is about as predictable as a uniformly random bidder"
+    assert any(i.value.startswith("No reliable habits") for i in at.info)
+    assert not at.dataframe
+    m = metrics(at)
+    # Held-out log-loss within a few percent of ln h averaged over the hands (uniform play).
+    assert abs(float(m["Log-loss"]) - uniform_log_loss()) < 0.05
+    assert points(m["Counter-strategy"]) > points(m["A uniformly random reply"]) + 15
+
+
+def uniform_log_loss(cards: int = 13) -> float:
+    """Mean ln h over a whole game's bids (h = 13 cards down to 1)."""
+    return sum(math.log(h) for h in range(1, cards + 1)) / cards
+
+
+def test_scout_pickers_vs_and_the_url(club_db, monkeypatch):
+    at = scout_page(club_db, monkeypatch)
+    assert at.selectbox[0].value == "Alice"
+    assert metrics(at)["Games studied"] == "6"
+    assert at.selectbox[1].options == ["anyone", "Bruno", "Carla"]
+    at.selectbox[1].select("Bruno").run()
+    assert not at.exception
+    # The Tuesday match and the three-player game.
+    assert metrics(at)["Games studied"] == "4"
+    assert (at.query_params["scout"], at.query_params["vs"]) == ("Alice", "Bruno")
+    at.selectbox[0].select("Carla").run()
+    assert at.selectbox[1].value == "Bruno"  # Carla met Bruno too: kept
+    assert not at.exception and not at.get("vega_lite_chart")
+    assert "Carla has 1 recorded game against Bruno" in at.info[0].value
+    at.selectbox[1].select("anyone").run()
+    assert "vs" not in at.query_params
+    assert metrics(at)["Games studied"] == "3"
+
+
+def test_scout_unknown_player_in_the_url_falls_back(club_db, monkeypatch):
+    at = scout_page(club_db, monkeypatch, scout="Nobody", vs="Nobody either")
+    assert (at.selectbox[0].value, at.selectbox[1].value) == ("Alice", "anyone")
+    assert at.subheader[0].value.startswith("Alice is ")
+
+
+def test_scout_report_is_cached_on_the_database_stamp_player_vs_and_seed(tmp_path,
+                                                                          monkeypatch):
+    from dashboards import data
+
+    calls: list[tuple] = []
+    real = data.scout
+
+    def counting(con, player, vs=None, seed=0, *args, **kw):
+        calls.append((player, vs, seed))
+        return real(con, player, vs, seed, *args, **kw)
+
+    monkeypatch.setattr(data, "scout", counting)
+    db = build_club_db(tmp_path)
+    at = scout_page(db, monkeypatch)
+    gain = metrics(at)["Counter-strategy"]
+    at.run()
+    at.selectbox[0].select("Bruno").run()
+    at.selectbox[0].select("Alice").run()
+    assert calls == [("Alice", None, 0), ("Bruno", None, 0)]
+    at.number_input[0].set_value(1).run()
+    assert calls[-1] == ("Alice", None, 1)
+    assert metrics(at)["Counter-strategy"] != gain  # other simulated games
+    more = tmp_path / "saturday.gops"
+    more.write_text(SATURDAY, encoding="utf-8")
+    import_paths([more], db)
+    at.run()
+    assert calls[-1] == ("Alice", None, 1) and len(calls) == 4  # a new stamp: scouted again
 
 
 # -- empty and missing databases, and freshness ---------------------------------------------

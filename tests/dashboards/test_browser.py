@@ -31,6 +31,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not 
 PAGES = {
     "Session": ("/", "Session results", 1),
     "Players": ("/players", "Players", 5),
+    "Scout": ("/scout", "Scout", 4),
     "Ties and pools": ("/ties", "Ties and pools", 7),
     "Head-to-head": ("/h2h", "Head-to-head", 1),
     "Game viewer": ("/game", "Game viewer", 2),
@@ -163,3 +164,20 @@ def test_an_import_while_the_dashboard_is_open(tmp_path: Path, page):
         page.get_by_test_id("stSidebar").get_by_text("Finished games only").click()
         wait_for_url(page, "/", "finished=1")
         assert metric(page, "Games") == "6"  # the 5 finished club games and Saturday's
+
+
+def test_the_scout_page_draws_the_predicted_bids(server, page):
+    visit(page, server + "/scout?scout=Bruno")
+    assert_no_exception(page)
+    assert page.locator("h3").first.inner_text().startswith("Bruno is ")
+    assert metric(page, "Games studied") == "4"  # the Tuesday match and the 3-player game
+    heatmap = page.get_by_test_id("stVegaLiteChart").filter(
+        has=page.locator("svg text", has_text="What the model expects Bruno to bid"))
+    assert heatmap.count() == 1
+    # one cell per prize and bid of the 5-card games
+    assert heatmap.locator(".mark-rect.role-mark path").count() == 25
+    page.get_by_test_id("stSelectbox").filter(has_text="Only their games against").click()
+    page.get_by_role("option", name="Alice").click()
+    wait_for_url(page, "/scout", "scout=Bruno", "vs=Alice")
+    assert metric(page, "Games studied") == "4"
+    assert page.get_by_test_id("stVegaLiteChart").count() == 4
