@@ -77,10 +77,11 @@ def import_paths(paths: Iterable[str | Path], db: str | Path | None = None, *,
     started, clock = datetime.now(), time.perf_counter()
     summary = ImportSummary(sources=[str(p) for p in files], files=len(files))
     con = connect(db, timeout=lock_timeout)
+    known: KnownGames | None = None
     try:
         con.execute("BEGIN TRANSACTION")
         summary.import_id = scalar(con, "SELECT coalesce(max(import_id), 0) + 1 FROM imports")
-        known = KnownGames(con)
+        known = KnownGames(con)  # stored game ids, read in the background
         for path in files:
             for batch, consumed in file_batches(path, encoding, batch_games, summary.notes):
                 summary.add(load_frames(con, summary.import_id, batch.frames(), known))
@@ -93,6 +94,8 @@ def import_paths(paths: Iterable[str | Path], db: str | Path | None = None, *,
         _rollback(con)
         raise
     finally:
+        if known is not None:
+            known.close()  # its cursor must be idle before the connection closes
         con.close()
     return summary
 

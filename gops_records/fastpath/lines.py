@@ -229,9 +229,10 @@ class HashIndex:
         """The row of each hash, -1 where it is not in the table."""
         keys, values = self.table
         mask = np.uint64(len(keys) - 1)
-        slots = (hashes & mask).astype(np.int64)
+        slots = (hashes & mask).view(np.int64)  # below 2**63: the same numbers
         rows = values[slots]
-        todo = np.flatnonzero((rows >= 0) & (keys[slots] != hashes))
+        todo = np.flatnonzero(keys[slots] != hashes)
+        todo = todo[rows[todo] >= 0]  # an empty slot: not in the table (row -1)
         while len(todo):  # a taken slot holding another hash: probe the next one
             slots[todo] = (slots[todo] + 1) & int(mask)
             found = values[slots[todo]]

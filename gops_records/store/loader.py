@@ -12,6 +12,7 @@ for the whole import.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -65,12 +66,34 @@ class KnownGames:
     def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
         self._added: list[np.ndarray] = []
         self._base = np.zeros(0, np.uint64)
-        self.usable = scalar(con, "SELECT count(*) FROM games") <= self.LIMIT
-        if self.usable:
-            numbers = _as_numbers(con.sql("SELECT game_id FROM games").pl()["game_id"])
-            self.usable = numbers is not None
-            if numbers is not None:
-                self._base = np.sort(numbers)
+        self._usable = False
+        self._error: BaseException | None = None
+        # read in the background, on a cursor of its own, while the caller reads files
+        self._loading = threading.Thread(target=self._load, args=(con.cursor(),), daemon=True)
+        self._loading.start()
+
+    def _load(self, cursor: duckdb.DuckDBPyConnection) -> None:
+        try:
+            if scalar(cursor, "SELECT count(*) FROM games") <= self.LIMIT:
+                numbers = _as_numbers(cursor.sql("SELECT game_id FROM games").pl()["game_id"])
+                if numbers is not None:
+                    self._base = np.sort(numbers)
+                    self._usable = True
+        except BaseException as exc:  # raised in the caller's thread, by ``usable``
+            self._error = exc
+        finally:
+            cursor.close()
+
+    def close(self) -> None:
+        """Wait for the background read (before the connection it uses is closed)."""
+        self._loading.join()
+
+    @property
+    def usable(self) -> bool:
+        self._loading.join()
+        if self._error is not None:
+            raise self._error
+        return self._usable
 
     def new(self, ids: pl.Series) -> np.ndarray | None:
         """Which of ``ids`` (distinct) are not stored yet; None if some id is no number."""
