@@ -91,6 +91,15 @@ def test_simulated_games_are_all_taken_and_match(profile: RuleProfile) -> None:
     assert frames["game_players"].height == 40 * profile.players
 
 
+def test_game_numbers_are_the_game_ids_read_as_hex() -> None:
+    text, _ = club_text(30, seed=59, broken=5)
+    for chunk in record_frames(text.encode(), SOURCE, chunk_bytes=3000):
+        tables = chunk.frames()
+        ids = tables["games"]["game_id"].to_list()
+        assert tables.game_ids().to_list() == ids
+        assert tables.game_numbers().tolist() == [int(i, 16) for i in ids]
+
+
 def test_broken_records_go_to_the_exact_path_with_their_messages() -> None:
     text, valid = club_text(120, seed=3, broken=30)
     frames, fast = assert_same(text, chunk_bytes=6000)

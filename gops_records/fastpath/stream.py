@@ -52,6 +52,8 @@ class ChunkTables(Mapping[str, pl.DataFrame]):
 
     def __init__(self, game_ids: pl.Series, build: Callable[[str], pl.DataFrame]) -> None:
         self._game_ids = game_ids
+        # every id is content_id's 16 hex digits: one 64-bit number
+        self._numbers = game_ids.str.to_integer(base=16, dtype=pl.UInt64).to_numpy()
         self._build = build
         self._built: dict[str, pl.DataFrame] = {}
         self.offset = 0
@@ -59,6 +61,10 @@ class ChunkTables(Mapping[str, pl.DataFrame]):
     def game_ids(self) -> pl.Series:
         """The ``game_id`` column of the games frame, without building the frame."""
         return self._game_ids
+
+    def game_numbers(self) -> np.ndarray:
+        """The game ids as 64-bit numbers (what ``int(game_id, 16)`` gives)."""
+        return self._numbers
 
     def prepare(self) -> None:
         """Build every frame now (in a worker thread, while the caller loads others)."""

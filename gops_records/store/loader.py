@@ -95,19 +95,15 @@ class KnownGames:
             raise self._error
         return self._usable
 
-    def new(self, ids: pl.Series) -> np.ndarray | None:
-        """Which of ``ids`` (distinct) are not stored yet; None if some id is no number."""
-        numbers = _as_numbers(ids)
-        if numbers is None:
-            return None
+    def new(self, numbers: np.ndarray) -> np.ndarray:
+        """Which of the ids (distinct, as numbers) are not stored yet."""
         fresh = ~_member(self._base, numbers)
         for block in self._added:
             fresh &= ~_member(block, numbers)
         return fresh
 
-    def add(self, ids: pl.Series) -> None:
-        numbers = _as_numbers(ids)
-        assert numbers is not None
+    def add(self, numbers: np.ndarray) -> None:
+        """Ids (as numbers) just stored."""
         self._added.append(np.sort(numbers))
         if len(self._added) > 8:  # few sorted blocks keep each lookup cheap
             self._added = [np.sort(np.concatenate(self._added))]
@@ -133,23 +129,27 @@ def load_frames(con: duckdb.DuckDBPyConnection, import_id: int,
 
     ``known`` (the ids stored so far, kept up to date here) saves an anti join per
     batch. Frames are only read when needed: a batch of known games only needs its game
-    ids (``frames.game_ids()`` if it has that method, else the games frame's column).
+    ids (``frames.game_ids()`` and ``game_numbers()`` if it has those, else the games
+    frame's column).
     """
     rejects = frames["rejects"]
-    ids = _game_ids(frames)
+    ids, numbers = _game_ids(frames)
     counts = LoadCounts(games_seen=ids.len() + rejects.height, games_rejected=rejects.height)
     if ids.len():
         first = ids.is_first_distinct()  # a game written twice in the batch: its first copy
-        fresh = known.new(ids.filter(first)) if known is not None and known.usable else None
-        if fresh is None:
+        if known is not None and known.usable and numbers is None:
+            numbers = _as_numbers(ids)
+        if known is None or not known.usable or numbers is None:
             unique = frames["games"].filter(first)
             counts.games_new = _insert_games_by_join(con, import_id, frames, unique)
         else:
+            distinct = numbers[first.to_numpy()]
+            fresh = known.new(distinct)
             counts.games_new = int(fresh.sum())
             if counts.games_new:
                 new_games = frames["games"].filter(first).filter(fresh)
                 _insert_games(con, import_id, frames, new_games, ids.len())
-                known.add(new_games["game_id"])  # type: ignore[union-attr]
+                known.add(distinct[fresh])
         counts.games_duplicate = ids.len() - counts.games_new
     if rejects.height:
         unique = rejects.unique("reject_id", keep="first", maintain_order=True)
@@ -164,10 +164,13 @@ def load_frames(con: duckdb.DuckDBPyConnection, import_id: int,
     return counts
 
 
-def _game_ids(frames: Mapping[str, pl.DataFrame]) -> pl.Series:
-    """The batch's game ids; lazy frames (the fast path's) give them without the frame."""
+def _game_ids(frames: Mapping[str, pl.DataFrame]) -> tuple[pl.Series, np.ndarray | None]:
+    """The batch's game ids, and the same as numbers if the frames have them. The fast
+    path's lazy frames give both (``game_ids()``, ``game_numbers()``) without the frame."""
     game_ids = getattr(frames, "game_ids", None)
-    return game_ids() if game_ids is not None else frames["games"]["game_id"]
+    if game_ids is None:
+        return frames["games"]["game_id"], None
+    return game_ids(), frames.game_numbers()  # type: ignore[attr-defined]
 
 
 def _insert_games(con: duckdb.DuckDBPyConnection, import_id: int,
