@@ -33,9 +33,11 @@ _RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13}
 
 @dataclass
 class Run:
-    """One child process: wall seconds, peak memory (MB), what it printed, exit code."""
+    """One child process: wall seconds, CPU seconds (user + system, all threads), peak
+    memory (MB), what it printed, exit code."""
 
     seconds: float
+    cpu: float
     peak_mb: float
     stdout: str
     code: int
@@ -53,7 +55,7 @@ def run(args: list[str], stdout: int | None = subprocess.PIPE) -> Run:
         if code not in (0, 1):
             err.seek(0)
             sys.exit(f"{' '.join(args)} failed ({code}):\n{err.read()}")
-    return Run(seconds, usage.ru_maxrss / 1024, out, code)
+    return Run(seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, out, code)
 
 
 def records(games: int, seed: int, **options: str) -> Path:
@@ -196,8 +198,10 @@ def main() -> None:
         ("record file", f"{opts.games:,} games, {size_mb:,.0f} MB", ""),
         ("fresh import, end to end", f"{fresh.seconds:.1f} s", f"{rate['fresh']:,.0f} games/s"),
         ("  inside gops import", f"{fresh_json['seconds']:.1f} s", ""),
+        ("  CPU time (all threads)", f"{fresh.cpu:.1f} s", ""),
         ("  peak memory", f"{fresh.peak_mb:,.0f} MB", ""),
         ("re-import (all duplicates)", f"{again.seconds:.1f} s", f"{rate['again']:,.0f} games/s"),
+        ("  CPU time (all threads)", f"{again.cpu:.1f} s", ""),
         ("  peak memory", f"{again.peak_mb:,.0f} MB", ""),
         ("exact path (parse, validate, frames)", f"{exact_games:,} games",
          f"{rate['exact']:,.0f} games/s"),
@@ -225,8 +229,9 @@ def main() -> None:
     }
     print("goals: " + ", ".join(f"{k}: {'met' if v else 'NOT met'}" for k, v in goals.items()))
     results = {"games": opts.games, "file_mb": size_mb, "fresh_seconds": fresh.seconds,
-               "fresh_inside_seconds": fresh_json["seconds"], "fresh_peak_mb": fresh.peak_mb,
-               "reimport_seconds": again.seconds, "reimport_peak_mb": again.peak_mb,
+               "fresh_inside_seconds": fresh_json["seconds"], "fresh_cpu_seconds": fresh.cpu,
+               "fresh_peak_mb": fresh.peak_mb, "reimport_seconds": again.seconds,
+               "reimport_cpu_seconds": again.cpu, "reimport_peak_mb": again.peak_mb,
                "rates": rate, "pyspiel_scores_match": [same, checked],
                "validate_seconds": validate.seconds if validate else None,
                "validate_games": opts.validate_games, "goals": goals,
