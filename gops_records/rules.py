@@ -225,10 +225,22 @@ class Game:
         found = self.problems(prize, bids)
         if found:
             raise found[0]
-        return self._apply(prize, tuple(bids))
+        return self.play_unchecked(prize, tuple(bids))
 
-    def _apply(self, prize: int, bids: tuple[int, ...]) -> RoundResult:
-        """Apply a round already known to be legal (unchecked: callers must check first)."""
+    def skip_round(self) -> None:
+        """Count a round as played without applying it (a validator skipping an illegal one).
+
+        Nothing is revealed, spent or scored; only the round number moves on, so later
+        rounds keep their numbers and a tie in the real last round is still unclaimed.
+        """
+        self.round_no += 1
+
+    def play_unchecked(self, prize: int, bids: tuple[int, ...]) -> RoundResult:
+        """Apply a round WITHOUT checking it: the fast path for callers that already know
+        it is legal (the validator after :meth:`problems`, bots that bid from their hand).
+
+        An illegal round corrupts the state silently; use :meth:`play_round` otherwise.
+        """
         self.round_no += 1
         self.revealed |= 1 << prize
         for seat, bid in enumerate(bids):

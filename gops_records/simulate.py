@@ -177,7 +177,7 @@ def play_game(profile: RuleProfile, bots: Sequence[Bot], rng: random.Random,
         if checked:
             game.play_round(prize, bids)
         else:
-            game._apply(prize, tuple(bids))
+            game.play_unchecked(prize, tuple(bids))
     return game
 
 

@@ -163,9 +163,9 @@ def validate_game(record: GameRecord) -> GameReport:
         if round_problems:
             problems += round_problems
             clean = False
-            game.round_no += 1  # keep round numbers aligned with the record
+            game.skip_round()  # keep round numbers aligned with the record
             continue
-        played.append(game._apply(prize, bids))
+        played.append(game.play_unchecked(prize, bids))
     problems += _result_problems(record, game, profile, clean)
     problems.sort(key=lambda p: (p.line, p.column))
     return GameReport(record, profile, tuple(played), game.outcome(), tuple(problems))
