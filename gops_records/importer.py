@@ -73,9 +73,13 @@ def import_paths(paths: Iterable[str | Path], db: str | Path | None = None, *,
     Raises SourceError for a path that does not exist and DatabaseLocked when the file
     stays locked for ``lock_timeout`` seconds; problems in the records never raise.
     """
+    paths = list(paths)
     files = list(find_files(paths, IMPORT_SUFFIXES))
     started, clock = datetime.now(), time.perf_counter()
     summary = ImportSummary(sources=[str(p) for p in files], files=len(files))
+    if not files:
+        summary.notes.append("no record files (" + ", ".join(IMPORT_SUFFIXES) + ") in "
+                             + ", ".join(map(str, paths)))
     con = connect(db, timeout=lock_timeout)
     known: KnownGames | None = None
     try:

@@ -286,3 +286,10 @@ def test_python_dash_m_help():
     assert proc.returncode == 0, proc.stderr
     assert "Usage: gops " in proc.stdout
     assert "validate" in proc.stdout and "replay" in proc.stdout
+
+
+def test_a_folder_without_records_is_a_usage_error(tmp_path):
+    (tmp_path / "notes.txt").write_text("no games here")
+    result = CliRunner().invoke(app, ["validate", str(tmp_path)], env={"COLUMNS": "250"})
+    assert result.exit_code == 2
+    assert "no .gops files in" in result.stderr

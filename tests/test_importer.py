@@ -210,3 +210,12 @@ def test_unreadable_file_is_a_source_error(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(Path, "read_bytes", refuse)
     with pytest.raises(SourceError, match="a.gops: cannot read: Permission denied"):
         import_paths([path], tmp_path / "t.duckdb")
+
+
+def test_a_folder_without_records_imports_nothing_and_says_so(tmp_path):
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "notes.txt").write_text("no games here")
+    summary = import_paths(iter([tmp_path / "in"]), tmp_path / "x.duckdb")
+    assert (summary.files, summary.games_seen) == (0, 0)
+    assert summary.notes and "no record files" in summary.notes[0]
+    assert str(tmp_path / "in") in summary.notes[0]

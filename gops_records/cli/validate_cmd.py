@@ -46,6 +46,9 @@ def validate(
     except GopsError as exc:
         print(f"gops: error: {exc}", file=sys.stderr)
         raise typer.Exit(EXIT_USAGE) from None
+    if not found:
+        print("gops: error: no .gops files in " + ", ".join(map(str, paths)), file=sys.stderr)
+        raise typer.Exit(EXIT_USAGE)
     for path in found:
         try:
             data = path.read_bytes()
