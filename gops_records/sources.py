@@ -8,6 +8,7 @@ Other encodings are read with an explicit ``encoding`` such as ``latin-1``.
 from __future__ import annotations
 
 import codecs
+import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -47,6 +48,20 @@ def read_text(path: str | Path, encoding: str = "utf-8") -> str:
     except OSError as exc:
         raise SourceError(f"{path}: cannot read: {exc.strerror or exc}") from exc
     return decode(data, encoding, str(path))
+
+
+def find_sources(paths: Iterable[str | Path],
+                 suffixes: tuple[str, ...] = RECORD_SUFFIXES) -> Iterator[tuple[str, Path]]:
+    """Like :func:`find_files`, with each file's name as the user wrote it.
+
+    A file named directly keeps its spelling (``./club.gops`` stays so); a file found
+    under a folder is the folder as written joined with its path inside the folder.
+    """
+    for given in paths:
+        text, base = str(given), Path(given)
+        for path in find_files([given], suffixes):
+            yield (os.path.join(text, str(path.relative_to(base))) if base.is_dir() else text,
+                   path)
 
 
 def find_files(paths: Iterable[str | Path],

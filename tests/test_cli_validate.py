@@ -293,3 +293,14 @@ def test_a_folder_without_records_is_a_usage_error(tmp_path):
     result = CliRunner().invoke(app, ["validate", str(tmp_path)], env={"COLUMNS": "250"})
     assert result.exit_code == 2
     assert "no .gops files in" in result.stderr
+
+
+def test_json_source_keeps_dot_slash_and_folder_spelling(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "club").mkdir()
+    game = "1. A♦ A♣ 2♠ *\n"
+    (tmp_path / "one.gops").write_text(game)
+    (tmp_path / "club" / "two.gops").write_text(game)
+    result = CliRunner().invoke(app, ["validate", "--json", "./one.gops", "./club"])
+    sources = [json.loads(line)["source"] for line in result.stdout.splitlines()]
+    assert sources == ["./one.gops", "./club/two.gops"]

@@ -13,7 +13,7 @@ from gops_records.checking import check_records
 from gops_records.cli.app import EXIT_INVALID, EXIT_OK, EXIT_USAGE, app
 from gops_records.errors import GopsError
 from gops_records.notation.model import Problem
-from gops_records.sources import decode, find_files
+from gops_records.sources import decode, find_sources
 
 EncodingOption = Annotated[str, typer.Option(
     "--encoding", help="Text encoding of the files (utf-8 with or without BOM by default; "
@@ -22,8 +22,8 @@ EncodingOption = Annotated[str, typer.Option(
 
 @app.command("validate")
 def validate(
-    paths: Annotated[list[Path], typer.Argument(help="Record files (.gops) or folders.",
-                                                show_default=False)],
+    paths: Annotated[list[str], typer.Argument(help="Record files (.gops) or folders.",
+                                               show_default=False)],
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per game per line.")]
     = False,
     encoding: EncodingOption = "utf-8",
@@ -42,28 +42,28 @@ def validate(
     games = invalid = files = 0
     unreadable = False
     try:
-        found = list(find_files(paths))
+        found = list(find_sources(paths))
     except GopsError as exc:
         print(f"gops: error: {exc}", file=sys.stderr)
         raise typer.Exit(EXIT_USAGE) from None
     if not found:
         print("gops: error: no .gops files in " + ", ".join(map(str, paths)), file=sys.stderr)
         raise typer.Exit(EXIT_USAGE)
-    for path in found:
+    for source, path in found:
         try:
             data = path.read_bytes()
-            checks = check_records(data, str(path), encoding)
+            checks = check_records(data, source, encoding)
             chunk: list[str] = []
             lines: list[str] | None = None
             for check in checks:
                 games += 1
                 invalid += not check.valid
                 if as_json:
-                    chunk.append(json.dumps(check.as_json(str(path)), ensure_ascii=False))
+                    chunk.append(json.dumps(check.as_json(source), ensure_ascii=False))
                 elif check.problems:
                     if lines is None:  # as the parser counts lines: \x85, \u2028 are no ends
-                        lines = decode(data, encoding, str(path)).split("\n")
-                    chunk.extend(_describe(path, check.problems, lines))
+                        lines = decode(data, encoding, source).split("\n")
+                    chunk.extend(_describe(source, check.problems, lines))
                 if len(chunk) >= 4096:
                     out.write("\n".join(chunk) + "\n")
                     chunk.clear()
@@ -89,7 +89,7 @@ def _unreadable(path: Path, exc: OSError) -> str:
     return f"{path}: cannot read: {exc.strerror or exc}"
 
 
-def _describe(path: Path, problems: tuple[Problem, ...], lines: list[str]) -> list[str]:
+def _describe(path: str, problems: tuple[Problem, ...], lines: list[str]) -> list[str]:
     """Each problem as `file:line:col: code: message`, then the source line and a caret."""
     shown = []
     for p in problems:
