@@ -64,32 +64,26 @@ def ties_by_pair(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     appears twice, once from each side. Columns: player, opponent, rounds, ties, rate,
     ci_low, ci_high; most rounds first.
     """
-    # One aggregation by game_id over game_players, the kept games and the tied rounds
-    # stands in for three joins on the (VARCHAR) game_id: far cheaper in DuckDB. Games are
-    # then summed per roster (the same players in the same seats), which leaves few rows to
-    # expand into pairs. With two players every tie is theirs; only the tied rounds of 3-4
-    # player games need the bids, to see who shared the top bid.
+    # Each game's roster (one row per game, players by seat) and its tie count (from the
+    # tied rounds only) are joined to the kept games once; games are then summed per roster
+    # (the same players in the same seats), which leaves few rows to expand into pairs. With
+    # two players every tie is theirs; only the tied rounds of 3-4 player games need the
+    # bids, to see who shared the top bid.
     scope, params = games_cte(f, "g.game_id, g.rounds_played, g.n_players")
     out = run(con, f"""WITH {scope},
-        per_game AS (
+        roster AS (
             SELECT game_id,
                    any_value(player) FILTER (seat = 'A') AS a,
                    any_value(player) FILTER (seat = 'B') AS b,
                    any_value(player) FILTER (seat = 'C') AS c,
-                   any_value(player) FILTER (seat = 'D') AS d,
-                   max(rounds_played) AS rounds, max(n_players) AS n_players,
-                   sum(tie)::BIGINT AS ties
-            FROM (
-                SELECT game_id, seat, player, NULL::INTEGER AS rounds_played,
-                       NULL::INTEGER AS n_players, 0 AS tie
-                FROM game_players
-                UNION ALL
-                SELECT game_id, NULL, NULL, rounds_played, n_players, 0 FROM fg
-                UNION ALL
-                SELECT game_id, NULL, NULL, NULL, NULL, 1 FROM rounds WHERE tie
-            )
-            GROUP BY game_id
-            HAVING count(rounds_played) > 0
+                   any_value(player) FILTER (seat = 'D') AS d
+            FROM game_players GROUP BY game_id
+        ),
+        tied AS (SELECT game_id, count(*) AS ties FROM rounds WHERE tie GROUP BY game_id),
+        per_game AS (
+            SELECT game_id, a, b, c, d, fg.rounds_played AS rounds, fg.n_players,
+                   coalesce(tied.ties, 0)::BIGINT AS ties
+            FROM fg JOIN roster USING (game_id) LEFT JOIN tied USING (game_id)
         ),
         per_roster AS (
             SELECT list_value(a, b, c, d) AS seats, n_players, sum(rounds)::BIGINT AS rounds,
@@ -103,13 +97,13 @@ def ties_by_pair(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
             WHERE i <> j AND i <= n_players AND j <= n_players
             GROUP BY ALL
         ),
-        many AS (SELECT game_id FROM per_game WHERE n_players > 2 AND ties > 0),
+        many AS (
+            SELECT r.game_id, r.round_no
+            FROM rounds r JOIN fg USING (game_id) WHERE fg.n_players > 2 AND r.tie
+        ),
         top AS (
             SELECT b.game_id, b.round_no, b.seat, b.player
-            FROM bids b
-            SEMI JOIN many USING (game_id)
-            SEMI JOIN (SELECT game_id, round_no FROM rounds WHERE tie) AS t
-                USING (game_id, round_no)
+            FROM bids b SEMI JOIN many USING (game_id, round_no)
             QUALIFY b.bid = max(b.bid) OVER (PARTITION BY b.game_id, b.round_no)
         ),
         ties_many AS (
