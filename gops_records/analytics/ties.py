@@ -123,18 +123,33 @@ def tie_streaks(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
 
     A lone tie is a streak of length 1. Columns: streak_length, streaks.
     """
+    # Each game's tied rounds become one bit mask (round r is bit r-1; rounds are at most
+    # MAX_RANK = 13); games share few masks, so the runs are counted once per distinct mask
+    # instead of ordering every tied round of every game.
     scope, params = games_cte(f, "g.game_id")
-    return run(con, f"""WITH {scope},
-        tied AS (
-            SELECT r.game_id,
-                   r.round_no - row_number() OVER (PARTITION BY r.game_id
-                                                   ORDER BY r.round_no) AS island
-            FROM rounds r {in_scope(f)}
-            WHERE r.tie
-        ),
-        runs AS (SELECT count(*) AS streak_length FROM tied GROUP BY game_id, island)
-        SELECT streak_length::INTEGER AS streak_length, count(*) AS streaks
-        FROM runs GROUP BY streak_length ORDER BY streak_length""", params)
+    masks = con.execute(f"""WITH {scope}
+        SELECT m, count(*) AS games
+        FROM (SELECT r.game_id, bit_or(1::BIGINT << (r.round_no - 1)) AS m
+              FROM rounds r {in_scope(f)} WHERE r.tie GROUP BY r.game_id)
+        GROUP BY m""", params).fetchall()
+    counts: dict[int, int] = {}
+    for mask, games in masks:
+        for length in _runs(mask):
+            counts[length] = counts.get(length, 0) + games
+    lengths = sorted(counts)
+    return pl.DataFrame({"streak_length": lengths, "streaks": [counts[n] for n in lengths]},
+                        schema={"streak_length": pl.Int32, "streaks": pl.Int64})
+
+
+def _runs(mask: int) -> list[int]:
+    """Lengths of the runs of consecutive set bits in ``mask`` (0b1101 -> [1, 2])."""
+    out: list[int] = []
+    while mask:
+        mask >>= (mask & -mask).bit_length() - 1  # drop trailing zeros
+        length = (~mask & (mask + 1)).bit_length() - 1  # trailing ones
+        out.append(length)
+        mask >>= length
+    return out
 
 
 def final_ties(con: duckdb.DuckDBPyConnection, f: Filters) -> dict:
