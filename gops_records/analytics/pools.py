@@ -74,10 +74,14 @@ def carried_per_game(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame
             WHERE r.tie AND r.round_no < c.cards
             GROUP BY r.game_id
         ),
-        counted AS (
+        per_value AS MATERIALIZED (
             SELECT carried_value, count(*) AS games FROM per_game GROUP BY carried_value
+        ),
+        counted AS (
+            SELECT carried_value, games FROM per_value
             UNION ALL
-            SELECT 0, (SELECT count(*) FROM carry) - (SELECT count(*) FROM per_game)
+            SELECT 0, (SELECT count(*) FROM carry) - (SELECT coalesce(sum(games), 0)
+                                                      FROM per_value)
         )
         SELECT carried_value, sum(games)::BIGINT AS games
         FROM counted GROUP BY carried_value HAVING sum(games) > 0
