@@ -45,8 +45,9 @@ def list_games(con: duckdb.DuckDBPyConnection, f: Filters, limit: int = 200,
     if player is not None:
         extra = "WHERE game_id IN (SELECT game_id FROM game_players WHERE player = ?)"
         params = [*params, player]
+    # The page is materialized: read twice, inlined it would be planned over every game.
     return run(con, f"""WITH {scope},
-        page AS (
+        page AS MATERIALIZED (
             SELECT * FROM fg {extra}
             ORDER BY date DESC NULLS LAST, source, source_game LIMIT ?
         ),
