@@ -127,7 +127,8 @@ def match_results(con: duckdb.DuckDBPyConnection, f: Filters,
             FROM fg WHERE finished AND match IS NOT NULL
             GROUP BY event, date, match {keep}
         ),
-        mg AS (
+        -- Materialized: inlined, the join to game_players was planned over every game.
+        mg AS MATERIALIZED (
             SELECT fg.game_id, s.mid FROM fg JOIN sizes s
                 ON fg.match = s.match AND fg.event IS NOT DISTINCT FROM s.event
                    AND fg.date IS NOT DISTINCT FROM s.date
