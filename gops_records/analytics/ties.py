@@ -77,9 +77,11 @@ def ties_by_pair(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
                    any_value(player) FILTER (seat = 'B') AS b,
                    any_value(player) FILTER (seat = 'C') AS c,
                    any_value(player) FILTER (seat = 'D') AS d
-            FROM game_players GROUP BY game_id
+            FROM game_players {in_scope(f)} GROUP BY game_id
         ),
-        tied AS (SELECT game_id, count(*) AS ties FROM rounds WHERE tie GROUP BY game_id),
+        tied AS (
+            SELECT game_id, count(*) AS ties FROM rounds {in_scope(f)} WHERE tie GROUP BY game_id
+        ),
         per_game AS (
             SELECT game_id, a, b, c, d, fg.rounds_played AS rounds, fg.n_players,
                    coalesce(tied.ties, 0)::BIGINT AS ties
