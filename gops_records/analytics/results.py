@@ -53,8 +53,7 @@ def overview(con: duckdb.DuckDBPyConnection, f: Filters) -> dict:
     scope, params = games_cte(f, "g.game_id, g.finished, g.rounds_played, g.event, g.date")
     row = run(con, f"""WITH {scope}
         SELECT count(*) AS games, count(*) FILTER (finished) AS finished,
-               (SELECT count(DISTINCT p.player) FROM game_players p
-                SEMI JOIN fg USING (game_id)) AS players,
+               (SELECT count(DISTINCT p.player) FROM game_players p {in_scope(f)}) AS players,
                coalesce(sum(rounds_played), 0)::BIGINT AS rounds,
                count(DISTINCT event) AS events, min(date) AS first_date, max(date) AS last_date
         FROM fg""", params).row(0, named=True)
