@@ -64,33 +64,45 @@ def ties_by_pair(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     appears twice, once from each side. Columns: player, opponent, rounds, ties, rate,
     ci_low, ci_high; most rounds first.
     """
-    # Each game's roster (one row per game, players by seat) and its tie count (from the
-    # tied rounds only) are joined to the kept games once; games are then summed per roster
-    # (the same players in the same seats), which leaves few rows to expand into pairs. With
-    # two players every tie is theirs; only the tied rounds of 3-4 player games need the
-    # bids, to see who shared the top bid.
+    # Each game's roster (one row per game, players by seat, as small numbers: grouping
+    # a million games by four names costs more than looking the names up) and its tie
+    # count (from the tied rounds only) are joined to the kept games once; games are then
+    # summed per roster (the same players in the same seats), which leaves few rows to
+    # expand into pairs. With two players every tie is theirs; only the tied rounds of 3-4
+    # player games need the bids, to see who shared the top bid.
     scope, params = games_cte(f, "g.game_id, g.rounds_played, g.n_players")
     out = run(con, f"""WITH {scope},
+        names AS (
+            SELECT player, (row_number() OVER ())::INTEGER AS pid
+            FROM (SELECT DISTINCT player FROM game_players)
+        ),
         roster AS (
             SELECT game_id,
-                   any_value(player) FILTER (seat = 'A') AS a,
-                   any_value(player) FILTER (seat = 'B') AS b,
-                   any_value(player) FILTER (seat = 'C') AS c,
-                   any_value(player) FILTER (seat = 'D') AS d
-            FROM game_players {in_scope(f)} GROUP BY game_id
+                   any_value(pid) FILTER (seat = 'A') AS a,
+                   any_value(pid) FILTER (seat = 'B') AS b,
+                   any_value(pid) FILTER (seat = 'C') AS c,
+                   any_value(pid) FILTER (seat = 'D') AS d
+            FROM game_players JOIN names USING (player) {in_scope(f)} GROUP BY game_id
         ),
         tied AS (
             SELECT game_id, count(*) AS ties FROM rounds {in_scope(f)} WHERE tie GROUP BY game_id
         ),
         per_game AS (
-            SELECT game_id, a, b, c, d, fg.rounds_played AS rounds, fg.n_players,
+            SELECT a, b, c, d, fg.rounds_played AS rounds, fg.n_players,
                    coalesce(tied.ties, 0)::BIGINT AS ties
             FROM fg JOIN roster USING (game_id) LEFT JOIN tied USING (game_id)
         ),
-        per_roster AS (
-            SELECT list_value(a, b, c, d) AS seats, n_players, sum(rounds)::BIGINT AS rounds,
+        per_pids AS (
+            SELECT a, b, c, d, n_players, sum(rounds)::BIGINT AS rounds,
                    sum(ties)::BIGINT AS ties
             FROM per_game GROUP BY ALL
+        ),
+        per_roster AS (
+            SELECT list_value(na.player, nb.player, nc.player, nd.player) AS seats,
+                   n_players, rounds, ties
+            FROM per_pids
+            LEFT JOIN names na ON na.pid = a LEFT JOIN names nb ON nb.pid = b
+            LEFT JOIN names nc ON nc.pid = c LEFT JOIN names nd ON nd.pid = d
         ),
         together AS (
             SELECT seats[i] AS player, seats[j] AS opponent, sum(rounds)::BIGINT AS rounds,
