@@ -31,26 +31,26 @@ def largest_pools(con: duckdb.DuckDBPyConnection, f: Filters, limit: int = 10) -
     Larger value first, then more cards, then newer games. Columns: game_id, event, date,
     round_no, pool_value, pool_cards (text such as '8+5+3'), winner.
     """
-    # Without filters the limit-th largest pool value bounds the candidates, so only a
-    # handful of rounds are joined to their games (for the date order). With filters the
-    # rounds must be joined to the kept games anyway: that one join feeds the top-N
-    # directly. Only the chosen rounds look up the winner's name.
+    # The limit-th largest pool value (found reading pool values alone) bounds the
+    # candidates, so only a handful of whole rounds are read and joined to their games (for
+    # the date order); only the chosen rounds look up the winner's name.
     scope, params = games_cte(f, "g.game_id, g.event, g.date")
     limit = max(int(limit), 0)
-    if f.is_empty:
-        bound = """WHERE r.pool_value >= coalesce((
-                SELECT pool_value FROM rounds ORDER BY pool_value DESC LIMIT 1 OFFSET ?), 0)"""
-        params = [*params, max(limit - 1, 0)]
-    else:
-        bound = ""
     return run(con, f"""WITH {scope},
+        bound AS (
+            SELECT r.pool_value FROM rounds r {in_scope(f)}
+            ORDER BY r.pool_value DESC LIMIT 1 OFFSET ?
+        ),
+        candidates AS (
+            SELECT r.game_id, r.round_no, r.pool_value, r.pool_cards, r.winner_seat
+            FROM rounds r
+            WHERE r.pool_value >= coalesce((SELECT pool_value FROM bound), 0)
+        ),
         top AS (
-            SELECT r.game_id, fg.event, fg.date, r.round_no, r.pool_value, r.pool_cards,
-                   r.winner_seat
-            FROM rounds r JOIN fg USING (game_id)
-            {bound}
-            ORDER BY r.pool_value DESC, len(r.pool_cards) DESC, fg.date DESC NULLS LAST,
-                     r.game_id, r.round_no
+            SELECT c.*, fg.event, fg.date
+            FROM candidates c JOIN fg USING (game_id)
+            ORDER BY c.pool_value DESC, len(c.pool_cards) DESC, fg.date DESC NULLS LAST,
+                     c.game_id, c.round_no
             LIMIT ?
         )
         SELECT t.game_id, t.event, t.date, t.round_no::INTEGER AS round_no,
@@ -60,7 +60,7 @@ def largest_pools(con: duckdb.DuckDBPyConnection, f: Filters, limit: int = 10) -
         FROM top t
         LEFT JOIN game_players p ON p.game_id = t.game_id AND p.seat = t.winner_seat
         ORDER BY t.pool_value DESC, len(t.pool_cards) DESC, t.date DESC NULLS LAST,
-                 t.game_id, t.round_no""", [*params, limit])
+                 t.game_id, t.round_no""", [*params, max(limit - 1, 0), limit])
 
 
 def carried_per_game(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
