@@ -87,7 +87,6 @@ class _GameBuilder:
         self.tag_spans: dict[str, Span] = {}
         self.result_span: Span | None = None
         self.rounds: list[RoundRecord] = []
-        self.comments: list[list[str]] = []  # comments per finished round
         self.pending: list[CardToken] = []
         self.pending_number: int | None = None
         self.pending_span: Span | None = None

@@ -147,7 +147,3 @@ class Batch:
             "bids": pl.DataFrame(self.bids, schema=BIDS_SCHEMA),
             "rejects": pl.DataFrame(self.rejects, schema=REJECTS_SCHEMA),
         }
-
-
-def empty_frames() -> dict[str, pl.DataFrame]:
-    return Batch().frames()
