@@ -23,9 +23,9 @@ P_GAME = "game_id"
 LIST_LIMIT = 500
 
 
-def open_game(game_id: str) -> None:
+def open_game(game_id: int | str) -> None:
     """Switch to the game viewer on ``game_id``, keeping the sidebar's filters in the URL."""
-    params = {**data.current_view().filters.to_query_params(), P_GAME: game_id}
+    params = {**data.current_view().filters.to_query_params(), P_GAME: str(game_id)}
     st.switch_page(GAME_PAGE, query_params=params)
 
 
@@ -39,7 +39,8 @@ def game_table(games: pl.DataFrame, key: str, *, columns: list[str] | None = Non
                                     "rounds_played") if c in games.columns]
     shared = urlencode(data.current_view().filters.to_query_params(), doseq=True)
     table = games.with_columns(
-        (f"{GAME_URL}?{P_GAME}=" + pl.col("game_id") + (f"&{shared}" if shared else ""))
+        (f"{GAME_URL}?{P_GAME}=" + pl.col("game_id").cast(pl.String)
+         + (f"&{shared}" if shared else ""))
         .alias("open"))
     event = st.dataframe(
         table.select("open", *shown), key=key, hide_index=True, height=height,
@@ -126,7 +127,7 @@ def main() -> None:
     if games.is_empty() and not wanted:
         st.info(data.explain_empty(view))
         return
-    labels = {row["game_id"]: _label(row) for row in games.iter_rows(named=True)}
+    labels = {str(row["game_id"]): _label(row) for row in games.iter_rows(named=True)}
     if wanted and wanted not in labels:
         labels = {wanted: f"game {wanted}", **labels}
     ids = list(labels)

@@ -60,8 +60,8 @@ def db(tmp_path: Path) -> Path:
 def content(db: Path, drop_tags: tuple[str, ...] = ()) -> dict[str, list]:
     """Every table's rows without where they came from (import, file, position)."""
     with reading(db) as con:
-        games = con.execute("SELECT * EXCLUDE (import_id, source, source_game, source_line) "
-                            "FROM games ORDER BY game_id").fetchall()
+        games = con.execute("SELECT * EXCLUDE (import_id, source, source_game, source_line, "
+                            "tags), tags FROM games ORDER BY game_id").fetchall()
         out = {t: con.execute(f"SELECT * FROM {t} ORDER BY ALL").fetchall()
                for t in ("game_players", "rounds", "bids")}
     out["games"] = [row[:-1] + ({k: v for k, v in row[-1].items() if k not in drop_tags},)

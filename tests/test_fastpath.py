@@ -30,7 +30,7 @@ from gops_records.store.frames import Batch
 from gops_records.store.loader import KnownGames, load_frames
 from gops_records.validate import validate_game
 
-TABLES = ("games", "game_players", "rounds", "bids", "rejects")
+TABLES = ("games", "game_players", "rounds", "rejects")
 SOURCE = "club.gops"
 
 
@@ -91,13 +91,13 @@ def test_simulated_games_are_all_taken_and_match(profile: RuleProfile) -> None:
     assert frames["game_players"].height == 40 * profile.players
 
 
-def test_game_numbers_are_the_game_ids_read_as_hex() -> None:
+def test_game_ids_come_without_building_the_games_frame() -> None:
     text, _ = club_text(30, seed=59, broken=5)
     for chunk in record_frames(text.encode(), SOURCE, chunk_bytes=3000):
         tables = chunk.frames()
-        ids = tables["games"]["game_id"].to_list()
-        assert tables.game_ids().to_list() == ids
-        assert tables.game_numbers().tolist() == [int(i, 16) for i in ids]
+        ids = tables.game_ids()
+        assert ids.dtype == pl.UInt64
+        assert ids.to_list() == tables["games"]["game_id"].to_list()
 
 
 def test_broken_records_go_to_the_exact_path_with_their_messages() -> None:

@@ -65,8 +65,29 @@ def list_games(con: duckdb.DuckDBPyConnection, f: Filters, limit: int = 200,
                [*params, max(int(limit), 0)])
 
 
-def game_detail(con: duckdb.DuckDBPyConnection, game_id: str) -> GameDetail | None:
-    """The game with this id round by round, or None if there is no such game."""
+def parse_game_id(text: str | int) -> int | None:
+    """A game id from a link or a user: its decimal digits (or, as schema version 1
+    wrote ids, 16 hex digits). None when it cannot be a game id."""
+    if isinstance(text, int):
+        return text if 0 <= text < 1 << 64 else None
+    text = text.strip()
+    if text.isdigit():
+        number = int(text)
+        return number if number < 1 << 64 else None
+    if len(text) == 16:
+        try:
+            return int(text, 16)
+        except ValueError:
+            return None
+    return None
+
+
+def game_detail(con: duckdb.DuckDBPyConnection, game_id: str | int) -> GameDetail | None:
+    """The game with this id (a number, or its text) round by round, or None if there is
+    no such game."""
+    game_id = parse_game_id(game_id)
+    if game_id is None:
+        return None
     head = run(con, """SELECT game_id, event, site, date, date_text, round, match, tie_rule,
                               cards::INTEGER AS cards, prize_order,
                               n_players::INTEGER AS n_players, finished,

@@ -19,7 +19,7 @@ import pyarrow as pa
 from gops_records.fastpath.games import SEATS, Replayed
 from gops_records.fastpath.lines import PRIZE_ORDERS, TIE_RULES, LineBook
 from gops_records.store.frames import (
-    BIDS_SCHEMA,
+    BID_COLUMNS,
     GAMES_SCHEMA,
     PLAYERS_SCHEMA,
     ROUNDS_SCHEMA,
@@ -30,12 +30,14 @@ _local = threading.local()
 
 
 def content_ids(keys: pl.Series) -> pl.Series:
-    """``content_id`` of every key (the first 16 hex digits of its MD5), via DuckDB."""
+    """``content_id`` of every key (the first 16 hex digits of its MD5 as a number), via
+    DuckDB."""
     con = getattr(_local, "con", None)
     if con is None:
         con = _local.con = duckdb.connect()
     frame = keys.rename("k").to_frame()  # noqa: F841  (read by name in the SQL below)
-    return con.sql("SELECT substr(md5(k), 1, 16) AS game_id FROM frame").pl()["game_id"]
+    return con.sql("SELECT ('0x' || substr(md5(k), 1, 16))::UBIGINT AS game_id "
+                   "FROM frame").pl()["game_id"]
 
 
 def _offsets(groups: np.ndarray, n: int) -> np.ndarray:
@@ -59,7 +61,7 @@ def game_keys(rep: Replayed, book: LineBook) -> pl.Series:
 
 class FastFrames:
     """The frames of a chunk's replayed games. Only the game ids are computed at once:
-    the ``games`` frame and the child tables (game_players, rounds, bids) are built when
+    the ``games`` frame and the child tables (game_players, rounds) are built when
     first asked for, since a re-import of known games never needs them."""
 
     def __init__(self, rep: Replayed, book: LineBook, source: str,
@@ -67,7 +69,7 @@ class FastFrames:
         self.rep, self.book = rep, book
         self.source, self.source_game = source, source_game
         n = rep.count
-        self.game_id = content_ids(game_keys(rep, book)) if n else pl.Series([], dtype=pl.String)
+        self.game_id = content_ids(game_keys(rep, book)) if n else pl.Series([], dtype=pl.UInt64)
         self._games: pl.DataFrame | None = None
 
     @cached_property
@@ -95,7 +97,7 @@ class FastFrames:
         return self._games
 
     def children(self) -> dict[str, pl.DataFrame]:
-        """The game_players, rounds and bids frames."""
+        """The game_players and rounds frames."""
         rep = self.rep
         in_game, names, scores, top, alone = self._seats
         g_of, s_of = np.nonzero(in_game)
@@ -106,11 +108,10 @@ class FastFrames:
             "outcome": pl.Series(["win", "loss", "draw"]).gather(outcome),
         }).with_columns(pl.when(pl.lit(rep.finished[g_of])).then(pl.col("outcome")))
         return {"game_players": players.cast(PLAYERS_SCHEMA),
-                "rounds": _rounds(rep, self.book, self.game_id),
-                "bids": _bids(rep, self.book, self.game_id, names)}
+                "rounds": _rounds(rep, self.book, self.game_id)}
 
     def frames(self) -> dict[str, pl.DataFrame]:
-        """The games, game_players, rounds and bids frames."""
+        """The games, game_players and rounds frames."""
         return {"games": self.games, **self.children()}
 
 
@@ -154,11 +155,33 @@ def _games(rep: Replayed, book: LineBook, source: str, source_game: np.ndarray,
         "unclaimed": rep.unclaimed, "result": result,
         "winner": names.gather(np.arange(n) * 4 + winner_seat),
         "tags": _lists(tags, rep.tag_game, n),
+        **_summary(rep),
     }).with_columns(
         pl.when(pl.lit(finished)).then(pl.col("unclaimed", "result")),
         pl.when(pl.lit(finished & alone)).then(pl.col("winner")),
     )
     return frame.cast(GAMES_SCHEMA).with_columns(pl.col("tags").cast(TAGS_DTYPE))
+
+
+def _summary(rep: Replayed) -> dict[str, np.ndarray]:
+    """Each game's ties, tie_mask, carried and max_pool (as ``frames.summary`` has them)."""
+    n = rep.count
+    tie = rep.winner < 0
+    game = rep.round_game
+    carry = (rep.tie_rule[game] == 0) & (rep.round_no < rep.cards[game])
+    max_pool = np.zeros(n, np.int64)
+    if len(game):  # rounds are grouped by game, in game order
+        first = np.flatnonzero(np.concatenate([[True], game[1:] != game[:-1]]))
+        pool = rep.carried_in.astype(np.int64) + rep.prize
+        max_pool[game[first]] = np.maximum.reduceat(pool, first)
+    bit = np.left_shift(1, rep.round_no[tie].astype(np.int64) - 1)
+    return {
+        "ties": np.bincount(game[tie], minlength=n),
+        "tie_mask": np.bincount(game[tie], weights=bit, minlength=n).astype(np.int64),
+        "carried": np.bincount(game[tie & carry], weights=rep.prize[tie & carry],
+                               minlength=n).astype(np.int64),
+        "max_pool": max_pool,
+    }
 
 
 def _rounds(rep: Replayed, book: LineBook, game_id: pl.Series) -> pl.DataFrame:
@@ -176,16 +199,9 @@ def _rounds(rep: Replayed, book: LineBook, game_id: pl.Series) -> pl.DataFrame:
         "pool_value": rep.carried_in + rep.prize, "carried_in": rep.carried_in,
         "tie": tie, "winner_seat": winner,
         "comment": book.strings["comment"].gather(rep.round_rows),
-    }).with_columns(pl.when(pl.lit(~tie)).then(pl.col("winner_seat"))).cast(ROUNDS_SCHEMA)
-
-
-def _bids(rep: Replayed, book: LineBook, game_id: pl.Series, names: pl.Series) -> pl.DataFrame:
-    players = rep.players[rep.round_game]
-    r_of, s_of = np.nonzero(np.arange(4)[None, :] < players[:, None])
-    g_of = rep.round_game[r_of]
-    bids = np.stack([book.arrays[f"bid{s}"][rep.round_rows] for s in range(4)], axis=1)
-    return pl.DataFrame({
-        "game_id": game_id.gather(g_of), "round_no": rep.round_no[r_of],
-        "seat": pl.Series(list(SEATS)).gather(s_of), "player": names.gather(g_of * 4 + s_of),
-        "bid": bids[r_of, s_of], "won": rep.winner[r_of] == s_of,
-    }).cast(BIDS_SCHEMA)
+        **{column: book.arrays[f"bid{s}"][rep.round_rows] for s, column in enumerate(BID_COLUMNS)},
+    }).with_columns(
+        pl.when(pl.lit(~tie)).then(pl.col("winner_seat")),
+        *(pl.when(pl.lit(rep.players[rep.round_game] > s)).then(pl.col(column))
+          for s, column in enumerate(BID_COLUMNS) if s >= 2),
+    ).cast(ROUNDS_SCHEMA)

@@ -40,8 +40,7 @@ CHUNK_BYTES = 20_000 * BYTES_PER_GAME
 #: Threads checking and replaying chunks (the machine this was tuned on has 2 cores).
 WORKERS = 2
 _TERMINATOR_LINE = re.compile(rb"\n[ \t]*(?:[0-9]+(?:-[0-9]+)+|\*)[ \t\r]*\n")
-_TABLES = ("games", "game_players", "rounds", "bids", "rejects")
-_CHILDREN = ("game_players", "rounds", "bids")
+_TABLES = ("games", "game_players", "rounds", "rejects")
 _EMPTY = Batch().frames()
 
 
@@ -52,8 +51,6 @@ class ChunkTables(Mapping[str, pl.DataFrame]):
 
     def __init__(self, game_ids: pl.Series, build: Callable[[str], pl.DataFrame]) -> None:
         self._game_ids = game_ids
-        # every id is content_id's 16 hex digits: one 64-bit number
-        self._numbers = game_ids.str.to_integer(base=16, dtype=pl.UInt64).to_numpy()
         self._build = build
         self._built: dict[str, pl.DataFrame] = {}
         self.offset = 0
@@ -61,10 +58,6 @@ class ChunkTables(Mapping[str, pl.DataFrame]):
     def game_ids(self) -> pl.Series:
         """The ``game_id`` column of the games frame, without building the frame."""
         return self._game_ids
-
-    def game_numbers(self) -> np.ndarray:
-        """The game ids as 64-bit numbers (what ``int(game_id, 16)`` gives)."""
-        return self._numbers
 
     def prepare(self) -> None:
         """Build every frame now (in a worker thread, while the caller loads others)."""
@@ -74,7 +67,7 @@ class ChunkTables(Mapping[str, pl.DataFrame]):
     @property
     def used(self) -> bool:
         """Whether the child frames were asked for."""
-        return "bids" in self._built
+        return "rounds" in self._built
 
     def _frame(self, table: str) -> pl.DataFrame:
         if table not in self._built:
@@ -207,7 +200,7 @@ def _work(data: bytes | memoryview, start: int, end: int, at_eof: bool, first_li
     units = find_units(lines, at_eof)
     used_lines = int(units.start[-1])
     if not used_lines:
-        return ChunkFrames(ChunkTables(pl.Series([], dtype=pl.String), _EMPTY.__getitem__),
+        return ChunkFrames(ChunkTables(pl.Series([], dtype=pl.UInt64), _EMPTY.__getitem__),
                            0, 0, 0, 0)
     result = _chunk_frames(lines, units, source, first_line, eager)
     result.consumed = int(lines.offsets[used_lines])
@@ -275,7 +268,7 @@ def _chunk_frames(lines: Lines, units: Units, source: str, first_line: int,
 
     ids = [exact[k]["games"]["game_id"] if k in exact else
            fast_frames.game_id.slice(slices[k][0], slices[k][1] - slices[k][0]) for k in order]
-    game_ids = pl.concat(ids) if ids else pl.Series("game_id", [], dtype=pl.String)
+    game_ids = pl.concat(ids) if ids else pl.Series("game_id", [], dtype=pl.UInt64)
     tables = ChunkTables(game_ids.rename("game_id"), build)
     if eager:
         tables.prepare()
@@ -299,7 +292,7 @@ def _fast_slices(rep: Replayed, run_first: np.ndarray,
 def _rows_per_game(rep: Replayed, table: str) -> np.ndarray:
     """Where each fast game's rows start in ``table`` (one more entry: the end)."""
     per_game = {"games": np.ones(rep.count, np.int64), "game_players": rep.players,
-                "rounds": rep.n_rounds, "bids": rep.n_rounds * rep.players}[table]
+                "rounds": rep.n_rounds}[table]
     return np.concatenate([[0], np.cumsum(per_game)])
 
 

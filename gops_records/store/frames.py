@@ -22,21 +22,23 @@ ERRORS_DTYPE = pl.List(pl.Struct({"code": pl.String, "message": pl.String, "line
                                   "column": pl.Int32, "round": pl.Int32}))
 
 GAMES_SCHEMA = {
-    "game_id": pl.String, "source": pl.String, "source_game": pl.Int32,
+    "game_id": pl.UInt64, "source": pl.String, "source_game": pl.Int32,
     "source_line": pl.Int32, "event": pl.String, "site": pl.String, "date_text": pl.String,
     "round": pl.String, "match": pl.String, "tie_rule": pl.String, "cards": pl.Int8,
     "prize_order": pl.String, "n_players": pl.Int8, "finished": pl.Boolean,
     "rounds_played": pl.Int8, "unclaimed": pl.Int16, "result": pl.String,
-    "winner": pl.String, "tags": TAGS_DTYPE,
+    "winner": pl.String, "tags": TAGS_DTYPE, "ties": pl.Int8, "tie_mask": pl.Int16,
+    "carried": pl.Int16, "max_pool": pl.Int16,
 }
-PLAYERS_SCHEMA = {"game_id": pl.String, "seat": pl.String, "player": pl.String,
+PLAYERS_SCHEMA = {"game_id": pl.UInt64, "seat": pl.String, "player": pl.String,
                   "score": pl.Int16, "outcome": pl.String}
-ROUNDS_SCHEMA = {"game_id": pl.String, "round_no": pl.Int8, "prize": pl.Int8,
+ROUNDS_SCHEMA = {"game_id": pl.UInt64, "round_no": pl.Int8, "prize": pl.Int8,
                  "pool_cards": pl.List(pl.Int8), "pool_value": pl.Int16,
                  "carried_in": pl.Int16, "tie": pl.Boolean, "winner_seat": pl.String,
-                 "comment": pl.String}
-BIDS_SCHEMA = {"game_id": pl.String, "round_no": pl.Int8, "seat": pl.String,
-               "player": pl.String, "bid": pl.Int8, "won": pl.Boolean}
+                 "comment": pl.String, "bid_a": pl.Int8, "bid_b": pl.Int8, "bid_c": pl.Int8,
+                 "bid_d": pl.Int8}
+#: The rounds columns holding the bids of seats A..D.
+BID_COLUMNS = ("bid_a", "bid_b", "bid_c", "bid_d")
 REJECTS_SCHEMA = {"reject_id": pl.String, "source": pl.String, "source_game": pl.Int32,
                   "source_line": pl.Int32, "raw_text": pl.String, "errors": ERRORS_DTYPE}
 
@@ -54,9 +56,31 @@ def game_key(record: GameRecord) -> str:
     return f"{tags}\x1e{rounds}"
 
 
-def content_id(text: str) -> str:
-    """A stable 16-hex-digit id (the first half of the MD5 of ``text``)."""
+def content_id(text: str) -> int:
+    """A stable 64-bit id: the first 16 hex digits of the MD5 of ``text``, as a number."""
+    return int(hashlib.md5(text.encode("utf-8")).hexdigest()[:16], 16)
+
+
+def text_id(text: str) -> str:
+    """A stable 16-hex-digit id of a text (a reject's raw text): same digits as content_id."""
     return hashlib.md5(text.encode("utf-8")).hexdigest()[:16]
+
+
+def summary(report: GameReport) -> dict[str, int]:
+    """A game's tie and pool summary (the games columns ties, tie_mask, carried, max_pool).
+
+    ``carried`` is the value of the prizes carried into a later round: the prizes of the
+    tied rounds but a tied last round (its pool is left unclaimed), under the carry rule.
+    """
+    tied = [r for r in report.rounds if r.winner is None]
+    carry = report.profile.tie_rule.value == "carry"
+    last = report.profile.cards
+    return {
+        "ties": len(tied),
+        "tie_mask": sum(1 << (r.round_no - 1) for r in tied),
+        "carried": sum(r.prize for r in tied if r.round_no < last) if carry else 0,
+        "max_pool": max((r.pool_value for r in report.rounds), default=0),
+    }
 
 
 def outcome_of(scores: tuple[int, ...], seat: int) -> str:
@@ -74,7 +98,6 @@ class Batch:
     games: dict[str, list] = field(default_factory=lambda: {c: [] for c in GAMES_SCHEMA})
     players: dict[str, list] = field(default_factory=lambda: {c: [] for c in PLAYERS_SCHEMA})
     rounds: dict[str, list] = field(default_factory=lambda: {c: [] for c in ROUNDS_SCHEMA})
-    bids: dict[str, list] = field(default_factory=lambda: {c: [] for c in BIDS_SCHEMA})
     rejects: dict[str, list] = field(default_factory=lambda: {c: [] for c in REJECTS_SCHEMA})
 
     def __len__(self) -> int:
@@ -97,6 +120,7 @@ class Batch:
             ("result", format_result(out.scores) if report.finished else None),
             ("winner", report.winner),
             ("tags", [{"key": k, "value": v} for k, v in tags.items()]),
+            *summary(report).items(),
         ):
             g[col].append(value)
         names = report.players
@@ -108,7 +132,7 @@ class Batch:
             p["player"].append(name)
             p["score"].append(out.scores[i])
             p["outcome"].append(outcome_of(out.scores, i) if report.finished else None)
-        r, b = self.rounds, self.bids
+        r = self.rounds
         for rnd, rec_round in zip(report.rounds, rec.rounds, strict=True):
             win = None if rnd.winner is None else seats[rnd.winner]
             r["game_id"].append(gid)
@@ -120,18 +144,13 @@ class Batch:
             r["tie"].append(rnd.winner is None)
             r["winner_seat"].append(win)
             r["comment"].append(rec_round.comment)
-            for i, bid in enumerate(rnd.bids):
-                b["game_id"].append(gid)
-                b["round_no"].append(rnd.round_no)
-                b["seat"].append(seats[i])
-                b["player"].append(names[i])
-                b["bid"].append(bid)
-                b["won"].append(rnd.winner == i)
+            for i, column in enumerate(BID_COLUMNS):
+                r[column].append(rnd.bids[i] if i < len(rnd.bids) else None)
 
     def add_reject(self, raw_text: str, problems: list[Problem] | tuple[Problem, ...],
                    source: str, source_game: int | None, source_line: int | None) -> None:
         j = self.rejects
-        j["reject_id"].append(content_id(raw_text))
+        j["reject_id"].append(text_id(raw_text))
         j["source"].append(source)
         j["source_game"].append(source_game)
         j["source_line"].append(source_line)
@@ -139,11 +158,10 @@ class Batch:
         j["errors"].append([p.as_dict() for p in problems])
 
     def frames(self) -> dict[str, pl.DataFrame]:
-        """One frame per table (games, game_players, rounds, bids, rejects)."""
+        """One frame per table (games, game_players, rounds, rejects)."""
         return {
             "games": pl.DataFrame(self.games, schema=GAMES_SCHEMA),
             "game_players": pl.DataFrame(self.players, schema=PLAYERS_SCHEMA),
             "rounds": pl.DataFrame(self.rounds, schema=ROUNDS_SCHEMA),
-            "bids": pl.DataFrame(self.bids, schema=BIDS_SCHEMA),
             "rejects": pl.DataFrame(self.rejects, schema=REJECTS_SCHEMA),
         }

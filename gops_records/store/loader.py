@@ -6,7 +6,8 @@ one transaction DuckDB keeps every registered frame alive until the commit, whic
 million-game import hold gigabytes. Games already in the database (same ``game_id``)
 and rejects already kept (same ``reject_id``) are skipped, so re-importing adds
 nothing: game ids are looked up in :class:`KnownGames` (or found by an anti join),
-rejects by an anti join. The caller owns the transaction: ``import_paths`` opens one
+rejects by an anti join. The ``bids`` view needs no rows of its own: bids are columns
+of ``rounds``. The caller owns the transaction: ``import_paths`` opens one
 for the whole import.
 """
 
@@ -26,13 +27,12 @@ _GAME_COLUMNS = (
     "game_id, ? AS import_id, source, source_game, source_line, event, site, "
     "try_strptime(date_text, '%Y.%m.%d')::DATE AS date, date_text, round, match, tie_rule, "
     "cards, prize_order, n_players, finished, rounds_played, unclaimed, result, winner, "
-    "map_from_entries(tags) AS tags"
+    "map_from_entries(tags) AS tags, ties, tie_mask, carried, max_pool"
 )
 
 _CHILD_KEYS = {
     "game_players": ["game_id", "seat"],
     "rounds": ["game_id", "round_no"],
-    "bids": ["game_id", "round_no", "seat"],
 }
 
 
@@ -51,14 +51,13 @@ class LoadCounts:
 
 
 class KnownGames:
-    """The ids of the games already stored, as 64-bit numbers, for one import.
+    """The ids (64-bit numbers) of the games already stored, for one import.
 
-    A game id is 16 hex digits: one 64-bit number. Holding them in a sorted array (8 MB
-    a million) lets each batch be checked by binary search instead of an anti join that
-    scans the whole ``games`` table again for every batch. Only valid while the caller's
-    transaction holds the write lock, so no one else adds games meanwhile. ``usable`` is
-    False when some stored id is not 16 lower-case hex digits or the table is huge; the
-    loader then uses the anti join.
+    Holding them in a sorted array (8 MB a million) lets each batch be checked by binary
+    search instead of an anti join that scans the whole ``games`` table again for every
+    batch. Only valid while the caller's transaction holds the write lock, so no one else
+    adds games meanwhile. ``usable`` is False when the table is huge; the loader then
+    uses the anti join.
     """
 
     LIMIT = 50_000_000
@@ -75,10 +74,9 @@ class KnownGames:
     def _load(self, cursor: duckdb.DuckDBPyConnection) -> None:
         try:
             if scalar(cursor, "SELECT count(*) FROM games") <= self.LIMIT:
-                numbers = _as_numbers(cursor.sql("SELECT game_id FROM games").pl()["game_id"])
-                if numbers is not None:
-                    self._base = np.sort(numbers)
-                    self._usable = True
+                ids = cursor.sql("SELECT game_id FROM games").pl()["game_id"]
+                self._base = np.sort(ids.to_numpy())
+                self._usable = True
         except BaseException as exc:  # raised in the caller's thread, by ``usable``
             self._error = exc
         finally:
@@ -109,12 +107,6 @@ class KnownGames:
             self._added = [np.sort(np.concatenate(self._added))]
 
 
-def _as_numbers(ids: pl.Series) -> np.ndarray | None:
-    if not ids.str.contains(r"^[0-9a-f]{16}$").all():
-        return None
-    return ids.str.to_integer(base=16, dtype=pl.UInt64).to_numpy()
-
-
 def _member(sorted_ids: np.ndarray, numbers: np.ndarray) -> np.ndarray:
     if not len(sorted_ids):
         return np.zeros(len(numbers), bool)
@@ -129,21 +121,18 @@ def load_frames(con: duckdb.DuckDBPyConnection, import_id: int,
 
     ``known`` (the ids stored so far, kept up to date here) saves an anti join per
     batch. Frames are only read when needed: a batch of known games only needs its game
-    ids (``frames.game_ids()`` and ``game_numbers()`` if it has those, else the games
-    frame's column).
+    ids (``frames.game_ids()`` if it has that, else the games frame's column).
     """
     rejects = frames["rejects"]
-    ids, numbers = _game_ids(frames)
+    ids = _game_ids(frames)
     counts = LoadCounts(games_seen=ids.len() + rejects.height, games_rejected=rejects.height)
     if ids.len():
         first = ids.is_first_distinct()  # a game written twice in the batch: its first copy
-        if known is not None and known.usable and numbers is None:
-            numbers = _as_numbers(ids)
-        if known is None or not known.usable or numbers is None:
+        if known is None or not known.usable:
             unique = frames["games"].filter(first)
             counts.games_new = _insert_games_by_join(con, import_id, frames, unique)
         else:
-            distinct = numbers[first.to_numpy()]
+            distinct = ids.filter(first).to_numpy()
             fresh = known.new(distinct)
             counts.games_new = int(fresh.sum())
             if counts.games_new:
@@ -164,13 +153,11 @@ def load_frames(con: duckdb.DuckDBPyConnection, import_id: int,
     return counts
 
 
-def _game_ids(frames: Mapping[str, pl.DataFrame]) -> tuple[pl.Series, np.ndarray | None]:
-    """The batch's game ids, and the same as numbers if the frames have them. The fast
-    path's lazy frames give both (``game_ids()``, ``game_numbers()``) without the frame."""
+def _game_ids(frames: Mapping[str, pl.DataFrame]) -> pl.Series:
+    """The batch's game ids. The fast path's lazy frames give them (``game_ids()``)
+    without building the games frame."""
     game_ids = getattr(frames, "game_ids", None)
-    if game_ids is None:
-        return frames["games"]["game_id"], None
-    return game_ids(), frames.game_numbers()  # type: ignore[attr-defined]
+    return frames["games"]["game_id"] if game_ids is None else game_ids()
 
 
 def _insert_games(con: duckdb.DuckDBPyConnection, import_id: int,

@@ -97,9 +97,118 @@ CREATE TABLE rejects (
 );
 """
 
+# Version 2: a game's id is a 64-bit number (the same 64 bits as version 1's 16 hex
+# digits), bids live in their round's row (bid_a..bid_d) with ``bids`` a view giving
+# the version 1 columns, and each game carries a summary of its ties and pools. A
+# million games then store 13M rounds instead of 13M rounds plus 26M bids, and the
+# dashboard's per-game questions read games instead of rounds.
+_V2_TABLES = """
+CREATE TABLE games_v2 (
+    game_id        UBIGINT NOT NULL,   -- stable content key: same game, same id, from any file
+    import_id      INTEGER NOT NULL,
+    source         VARCHAR NOT NULL,   -- file the game was first imported from
+    source_game    INTEGER NOT NULL,   -- 1-based index of the game in that file
+    source_line    INTEGER NOT NULL,   -- line of its first tag (or first round)
+    event          VARCHAR,
+    site           VARCHAR,
+    date           DATE,               -- NULL when unknown or partly unknown
+    date_text      VARCHAR,            -- the Date tag as written, e.g. '2026.11.??'
+    round          VARCHAR,
+    match          VARCHAR,
+    tie_rule       VARCHAR NOT NULL,   -- 'carry' | 'discard'
+    cards          TINYINT NOT NULL,   -- N, cards per suit
+    prize_order    VARCHAR NOT NULL,   -- 'shuffled' | 'ascending' | 'descending'
+    n_players      TINYINT NOT NULL,
+    finished       BOOLEAN NOT NULL,
+    rounds_played  TINYINT NOT NULL,
+    unclaimed      SMALLINT,           -- NULL while unfinished
+    result         VARCHAR,            -- e.g. '44-24'; NULL while unfinished
+    winner         VARCHAR,            -- player name; NULL for a draw or unfinished
+    tags           MAP(VARCHAR, VARCHAR) NOT NULL,
+    ties           TINYINT NOT NULL,   -- tied rounds
+    tie_mask       SMALLINT NOT NULL,  -- bit r-1 set when round r tied
+    carried        SMALLINT NOT NULL,  -- prize value carried into a later round (carry rule)
+    max_pool       SMALLINT NOT NULL   -- largest pool_value of its rounds (0 with no rounds)
+);
+
+CREATE TABLE game_players_v2 (
+    game_id  UBIGINT NOT NULL,
+    seat     VARCHAR NOT NULL,         -- 'A'..'D'
+    player   VARCHAR NOT NULL,
+    score    SMALLINT NOT NULL,
+    outcome  VARCHAR                   -- 'win' | 'loss' | 'draw'; NULL while unfinished
+);
+
+CREATE TABLE rounds_v2 (
+    game_id      UBIGINT NOT NULL,
+    round_no     TINYINT NOT NULL,
+    prize        TINYINT NOT NULL,
+    pool_cards   TINYINT[] NOT NULL,   -- prize cards on offer, carried ones first
+    pool_value   SMALLINT NOT NULL,
+    carried_in   SMALLINT NOT NULL,    -- value carried in from earlier ties
+    tie          BOOLEAN NOT NULL,
+    winner_seat  VARCHAR,              -- NULL on a tie
+    comment      VARCHAR,
+    bid_a        TINYINT NOT NULL,     -- the bids by seat
+    bid_b        TINYINT NOT NULL,
+    bid_c        TINYINT,              -- NULL when the game has fewer seats
+    bid_d        TINYINT
+);
+"""
+
+_V2_COPY = """
+INSERT INTO rounds_v2
+SELECT ('0x' || r.game_id)::UBIGINT, r.round_no, r.prize, r.pool_cards, r.pool_value,
+       r.carried_in, r.tie, r.winner_seat, r.comment, b.bid_a, b.bid_b, b.bid_c, b.bid_d
+FROM rounds r JOIN (
+    SELECT game_id, round_no,
+           any_value(bid) FILTER (seat = 'A') AS bid_a, any_value(bid) FILTER (seat = 'B') AS bid_b,
+           any_value(bid) FILTER (seat = 'C') AS bid_c, any_value(bid) FILTER (seat = 'D') AS bid_d
+    FROM bids GROUP BY game_id, round_no
+) b USING (game_id, round_no);
+
+INSERT INTO game_players_v2
+SELECT ('0x' || game_id)::UBIGINT, seat, player, score, outcome FROM game_players;
+
+INSERT INTO games_v2
+SELECT ('0x' || g.game_id)::UBIGINT, g.import_id, g.source, g.source_game, g.source_line,
+       g.event, g.site, g.date, g.date_text, g.round, g.match, g.tie_rule, g.cards,
+       g.prize_order, g.n_players, g.finished, g.rounds_played, g.unclaimed, g.result,
+       g.winner, g.tags, coalesce(s.ties, 0), coalesce(s.tie_mask, 0),
+       coalesce(s.carried, 0), coalesce(s.max_pool, 0)
+FROM games g LEFT JOIN (
+    SELECT r.game_id, count(*) FILTER (r.tie) AS ties,
+           coalesce(bit_or(1::INTEGER << (r.round_no::INTEGER - 1)) FILTER (r.tie), 0) AS tie_mask,
+           coalesce(sum(r.prize) FILTER (r.tie AND r.round_no < x.cards
+                                         AND x.tie_rule = 'carry'), 0) AS carried,
+           max(r.pool_value) AS max_pool
+    FROM rounds r JOIN games x USING (game_id) GROUP BY r.game_id
+) s USING (game_id);
+
+DROP TABLE bids;
+DROP TABLE rounds;
+DROP TABLE game_players;
+DROP TABLE games;
+ALTER TABLE games_v2 RENAME TO games;
+ALTER TABLE game_players_v2 RENAME TO game_players;
+ALTER TABLE rounds_v2 RENAME TO rounds;
+"""
+
+#: The bids of every round, one row per seat: what version 1 stored as a table.
+BIDS_VIEW = """
+CREATE VIEW bids AS
+SELECT r.game_id, r.round_no, p.seat, p.player,
+       CASE p.seat WHEN 'A' THEN r.bid_a WHEN 'B' THEN r.bid_b
+                   WHEN 'C' THEN r.bid_c ELSE r.bid_d END AS bid,
+       coalesce(r.winner_seat = p.seat, false) AS won
+FROM rounds r JOIN game_players p USING (game_id);
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema: imports, games, game_players, rounds, bids, rejects", _V1),
+    Migration(2, "numeric game_id, bids in their round (bids is a view), per-game tie and "
+                 "pool summary", _V2_TABLES + _V2_COPY + BIDS_VIEW),
 )
 
-#: Tables a user may query; the order is the load order.
+#: Tables a user may query (``bids`` is a view); the order is the load order.
 TABLES = ("imports", "games", "game_players", "rounds", "bids", "rejects")

@@ -43,6 +43,6 @@ def test_any_other_tag_or_card_changes_the_id() -> None:
     assert _id(swapped) != _id(GAME)
 
 
-def test_content_id_is_16_hex_digits_of_md5() -> None:
+def test_content_id_is_the_first_64_bits_of_md5() -> None:
     # md5("abc") = 900150983cd24fb0d6963f7d28e17f72
-    assert content_id("abc") == "900150983cd24fb0"
+    assert content_id("abc") == 0x900150983cd24fb0 == 10376663631224000432

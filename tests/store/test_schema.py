@@ -10,6 +10,7 @@ from gops_records.store.db import connect, migrate, reading, schema_version
 from gops_records.store.schema import MIGRATIONS, TABLES
 
 INT = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT")
+ID = ("UBIGINT",)
 
 #: The columns issue 3 names, with the DuckDB types they may have.
 CONTRACT: dict[str, dict[str, tuple[str, ...]]] = {
@@ -19,24 +20,26 @@ CONTRACT: dict[str, dict[str, tuple[str, ...]]] = {
         "games_duplicate": INT, "games_rejected": INT,
     },
     "games": {
-        "game_id": ("VARCHAR",), "import_id": INT, "source": ("VARCHAR",),
+        "game_id": ID, "import_id": INT, "source": ("VARCHAR",),
         "source_game": INT, "source_line": INT, "event": ("VARCHAR",), "site": ("VARCHAR",),
         "date": ("DATE",), "round": ("VARCHAR",), "match": ("VARCHAR",),
         "tie_rule": ("VARCHAR",), "cards": INT, "n_players": INT, "finished": ("BOOLEAN",),
         "rounds_played": INT, "unclaimed": INT, "result": ("VARCHAR",),
         "winner": ("VARCHAR",), "tags": ("MAP(VARCHAR, VARCHAR)",),
+        "ties": INT, "tie_mask": INT, "carried": INT, "max_pool": INT,
     },
     "game_players": {
-        "game_id": ("VARCHAR",), "seat": ("VARCHAR",), "player": ("VARCHAR",),
+        "game_id": ID, "seat": ("VARCHAR",), "player": ("VARCHAR",),
         "score": INT, "outcome": ("VARCHAR",),
     },
     "rounds": {
-        "game_id": ("VARCHAR",), "round_no": INT, "prize": INT,
+        "game_id": ID, "round_no": INT, "prize": INT,
         "pool_cards": tuple(f"{t}[]" for t in INT), "pool_value": INT, "carried_in": INT,
         "tie": ("BOOLEAN",), "winner_seat": ("VARCHAR",), "comment": ("VARCHAR",),
+        "bid_a": INT, "bid_b": INT, "bid_c": INT, "bid_d": INT,
     },
     "bids": {
-        "game_id": ("VARCHAR",), "round_no": INT, "seat": ("VARCHAR",),
+        "game_id": ID, "round_no": INT, "seat": ("VARCHAR",),
         "player": ("VARCHAR",), "bid": INT, "won": ("BOOLEAN",),
     },
     "rejects": {
@@ -78,11 +81,21 @@ def test_tables_are_the_documented_ones(db: Path) -> None:
     assert set(TABLES) == set(CONTRACT)
 
 
-def test_schema_migrations_records_version_1(db: Path) -> None:
+def test_schema_migrations_records_every_version(db: Path) -> None:
     with reading(db) as con:
-        rows = con.execute("SELECT version, name, applied_at FROM schema_migrations").fetchall()
-    assert [(v, n) for v, n, _ in rows] == [(1, MIGRATIONS[0].name)]
-    assert rows[0][2] is not None
+        rows = con.execute("SELECT version, name, applied_at FROM schema_migrations "
+                           "ORDER BY version").fetchall()
+    assert [(v, n) for v, n, _ in rows] == [(m.version, m.name) for m in MIGRATIONS]
+    assert [m.version for m in MIGRATIONS] == [1, 2]
+    assert all(r[2] is not None for r in rows)
+
+
+def test_bids_is_a_view_over_rounds(db: Path) -> None:
+    with reading(db) as con:
+        kinds = dict(con.execute("SELECT table_name, table_type FROM information_schema.tables"
+                                 ).fetchall())
+    assert kinds["bids"] == "VIEW"
+    assert kinds["rounds"] == kinds["games"] == "BASE TABLE"
 
 
 def test_migrating_twice_is_a_no_op(db: Path) -> None:
@@ -90,8 +103,8 @@ def test_migrating_twice_is_a_no_op(db: Path) -> None:
         before = con.execute("SELECT * FROM schema_migrations").fetchall()
     con = connect(db)  # a second read-write open migrates again
     try:
-        assert schema_version(con) == 1
-        assert migrate(con) == 1
+        assert schema_version(con) == 2
+        assert migrate(con) == 2
         assert con.execute("SELECT * FROM schema_migrations").fetchall() == before
     finally:
         con.close()
@@ -101,6 +114,6 @@ def test_not_null_columns_refuse_nulls(db: Path) -> None:
     con = connect(db)
     try:
         with pytest.raises(Exception, match="NOT NULL"):
-            con.execute("INSERT INTO games (game_id) VALUES ('x')")
+            con.execute("INSERT INTO games (game_id) VALUES (1)")
     finally:
         con.close()
