@@ -31,26 +31,24 @@ def largest_pools(con: duckdb.DuckDBPyConnection, f: Filters, limit: int = 10) -
     Larger value first, then more cards, then newer games. Columns: game_id, event, date,
     round_no, pool_value, pool_cards (text such as '8+5+3'), winner.
     """
-    # The limit-th largest pool value (found reading pool values alone) bounds the
-    # candidates, so only a handful of whole rounds are read and joined to their games (for
-    # the date order); only the chosen rounds look up the winner's name.
-    scope, params = games_cte(f, "g.game_id, g.event, g.date")
+    # Each game's largest pool (games.max_pool) is one of its rounds, so the limit-th
+    # largest max_pool among the kept games bounds the answer from below: only the rounds
+    # of the games reaching it are read, and only the chosen rounds look up a name.
+    scope, params = games_cte(f, "g.game_id, g.event, g.date, g.max_pool")
     limit = max(int(limit), 0)
     return run(con, f"""WITH {scope},
-        bound AS (
-            SELECT r.pool_value FROM rounds r {in_scope(f)}
-            ORDER BY r.pool_value DESC LIMIT 1 OFFSET ?
-        ),
-        candidates AS (
-            SELECT r.game_id, r.round_no, r.pool_value, r.pool_cards, r.winner_seat
-            FROM rounds r
-            WHERE r.pool_value >= coalesce((SELECT pool_value FROM bound), 0)
+        bound AS (SELECT max_pool FROM fg ORDER BY max_pool DESC LIMIT 1 OFFSET ?),
+        reaching AS (
+            SELECT game_id, event, date FROM fg
+            WHERE max_pool >= coalesce((SELECT max_pool FROM bound), 0)
         ),
         top AS (
-            SELECT c.*, fg.event, fg.date
-            FROM candidates c JOIN fg USING (game_id)
-            ORDER BY c.pool_value DESC, len(c.pool_cards) DESC, fg.date DESC NULLS LAST,
-                     c.game_id, c.round_no
+            SELECT r.game_id, r.round_no, r.pool_value, r.pool_cards, r.winner_seat,
+                   g.event, g.date
+            FROM rounds r JOIN reaching g USING (game_id)
+            WHERE r.pool_value >= coalesce((SELECT max_pool FROM bound), 0)
+            ORDER BY r.pool_value DESC, len(r.pool_cards) DESC, g.date DESC NULLS LAST,
+                     r.game_id, r.round_no
             LIMIT ?
         )
         SELECT t.game_id, t.event, t.date, t.round_no::INTEGER AS round_no,
@@ -68,30 +66,15 @@ def carried_per_game(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame
 
     A game's carried value is the total of the prize cards that were carried into a later
     round at least once, each card counted once: the prizes of its tied rounds except a
-    tied last round (whose pool is left unclaimed). Discard-rule games never carry and are
-    left out. Columns: carried_value, games (a game with no tie counts at 0).
+    tied last round (whose pool is left unclaimed), as ``games.carried`` holds it.
+    Discard-rule games never carry and are left out. Columns: carried_value, games (a game
+    with no tie counts at 0).
     """
-    scope, params = games_cte(f, "g.game_id, g.cards, g.tie_rule")
-    return run(con, f"""WITH {scope},
-        carry AS (SELECT game_id, cards FROM fg WHERE tie_rule = 'carry'),
-        per_game AS (
-            SELECT r.game_id, sum(r.prize)::INTEGER AS carried_value
-            FROM rounds r JOIN carry c USING (game_id)
-            WHERE r.tie AND r.round_no < c.cards
-            GROUP BY r.game_id
-        ),
-        per_value AS MATERIALIZED (
-            SELECT carried_value, count(*) AS games FROM per_game GROUP BY carried_value
-        ),
-        counted AS (
-            SELECT carried_value, games FROM per_value
-            UNION ALL
-            SELECT 0, (SELECT count(*) FROM carry) - (SELECT coalesce(sum(games), 0)
-                                                      FROM per_value)
-        )
-        SELECT carried_value, sum(games)::BIGINT AS games
-        FROM counted GROUP BY carried_value HAVING sum(games) > 0
-        ORDER BY carried_value""", params)
+    scope, params = games_cte(f, "g.carried, g.tie_rule")
+    return run(con, f"""WITH {scope}
+        SELECT carried::INTEGER AS carried_value, count(*) AS games
+        FROM fg WHERE tie_rule = 'carry'
+        GROUP BY carried ORDER BY carried""", params)
 
 
 def unclaimed_per_game(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:

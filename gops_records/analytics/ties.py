@@ -11,22 +11,18 @@ import polars as pl
 
 from gops_records.analytics.filters import Filters, games_cte, in_scope, run
 from gops_records.analytics.stats import wilson, with_wilson
+from gops_records.cards import MAX_RANK
 
 
 def tie_summary(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     """Tied rounds per tie rule, then an ``all`` row. Columns: tie_rule, rounds, ties, rate,
     ci_low, ci_high."""
-    # Rounds are counted from games.rounds_played; only the (few) tied rounds are read.
-    scope, params = games_cte(f, "g.game_id, g.tie_rule, g.rounds_played")
+    # games.rounds_played and games.ties count each game's rounds and tied rounds.
+    scope, params = games_cte(f, "g.tie_rule, g.rounds_played, g.ties")
     out = run(con, f"""WITH {scope},
-        played AS (SELECT tie_rule, sum(rounds_played)::BIGINT AS rounds FROM fg GROUP BY 1),
-        tied AS (
-            SELECT fg.tie_rule, count(*) AS ties
-            FROM rounds r JOIN fg USING (game_id) WHERE r.tie GROUP BY 1
-        ),
         per_rule AS (
-            SELECT p.tie_rule, p.rounds, coalesce(t.ties, 0) AS ties
-            FROM played p LEFT JOIN tied t USING (tie_rule)
+            SELECT tie_rule, sum(rounds_played)::BIGINT AS rounds, sum(ties)::BIGINT AS ties
+            FROM fg GROUP BY 1
         )
         SELECT tie_rule, rounds, ties FROM per_rule
         UNION ALL
@@ -38,21 +34,16 @@ def tie_summary(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
 
 def ties_by_round(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     """Tie rate by round number. Columns: round_no, rounds, ties, rate, ci_low, ci_high."""
-    scope, params = games_cte(f, "g.game_id, g.rounds_played")
+    # Games share few (length, tie_mask) pairs: count those, then read each round's bit.
+    scope, params = games_cte(f, "g.rounds_played, g.tie_mask")
     out = run(con, f"""WITH {scope},
-        lengths AS (SELECT rounds_played, count(*) AS games FROM fg GROUP BY 1),
-        played AS (
-            SELECT n.round_no, sum(l.games)::BIGINT AS rounds
-            FROM range(1, 14) AS n(round_no) JOIN lengths l ON l.rounds_played >= n.round_no
-            GROUP BY n.round_no
-        ),
-        tied AS (
-            SELECT r.round_no, count(*) AS ties
-            FROM rounds r {in_scope(f)} WHERE r.tie GROUP BY r.round_no
-        )
-        SELECT p.round_no::INTEGER AS round_no, p.rounds, coalesce(t.ties, 0) AS ties
-        FROM played p LEFT JOIN tied t USING (round_no)
-        ORDER BY p.round_no""", params)
+        shapes AS (SELECT rounds_played, tie_mask, count(*) AS games FROM fg GROUP BY ALL)
+        SELECT n.round_no::INTEGER AS round_no, sum(s.games)::BIGINT AS rounds,
+               coalesce(sum(s.games) FILTER ((s.tie_mask >> (n.round_no - 1)) & 1 = 1),
+                        0)::BIGINT AS ties
+        FROM range(1, {MAX_RANK + 1}) AS n(round_no)
+        JOIN shapes s ON s.rounds_played >= n.round_no
+        GROUP BY n.round_no ORDER BY n.round_no""", params)
     return with_wilson(out, "ties", "rounds")
 
 
@@ -70,7 +61,7 @@ def ties_by_pair(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     # summed per roster (the same players in the same seats), which leaves few rows to
     # expand into pairs. With two players every tie is theirs; only the tied rounds of 3-4
     # player games need the bids, to see who shared the top bid.
-    scope, params = games_cte(f, "g.game_id, g.rounds_played, g.n_players")
+    scope, params = games_cte(f, "g.game_id, g.rounds_played, g.n_players, g.ties")
     out = run(con, f"""WITH {scope},
         names AS (
             SELECT player, (row_number() OVER ())::INTEGER AS pid
@@ -84,13 +75,10 @@ def ties_by_pair(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
                    any_value(pid) FILTER (seat = 'D') AS d
             FROM game_players JOIN names USING (player) {in_scope(f)} GROUP BY game_id
         ),
-        tied AS (
-            SELECT game_id, count(*) AS ties FROM rounds {in_scope(f)} WHERE tie GROUP BY game_id
-        ),
         per_game AS (
             SELECT a, b, c, d, fg.rounds_played AS rounds, fg.n_players,
-                   coalesce(tied.ties, 0)::BIGINT AS ties
-            FROM fg JOIN roster USING (game_id) LEFT JOIN tied USING (game_id)
+                   fg.ties::BIGINT AS ties
+            FROM fg JOIN roster USING (game_id)
         ),
         per_pids AS (
             SELECT a, b, c, d, n_players, sum(rounds)::BIGINT AS rounds,
@@ -112,13 +100,20 @@ def ties_by_pair(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
             GROUP BY ALL
         ),
         many AS (
-            SELECT r.game_id, r.round_no
-            FROM rounds r JOIN fg USING (game_id) WHERE fg.n_players > 2 AND r.tie
+            SELECT r.game_id, r.round_no, s.seat,
+                   CASE s.seat WHEN 'A' THEN r.bid_a WHEN 'B' THEN r.bid_b
+                               WHEN 'C' THEN r.bid_c ELSE r.bid_d END AS bid,
+                   greatest(r.bid_a, r.bid_b, coalesce(r.bid_c, 0),
+                            coalesce(r.bid_d, 0)) AS top_bid
+            FROM rounds r
+            JOIN (SELECT game_id FROM fg WHERE n_players > 2 AND ties > 0) USING (game_id),
+                 (VALUES ('A'), ('B'), ('C'), ('D')) AS s(seat)
+            WHERE r.tie
         ),
         top AS (
-            SELECT b.game_id, b.round_no, b.seat, b.player
-            FROM bids b SEMI JOIN many USING (game_id, round_no)
-            QUALIFY b.bid = max(b.bid) OVER (PARTITION BY b.game_id, b.round_no)
+            SELECT m.game_id, m.round_no, m.seat, p.player
+            FROM many m JOIN game_players p USING (game_id, seat)
+            WHERE m.bid = m.top_bid
         ),
         ties_many AS (
             SELECT t.player, u.player AS opponent, count(*) AS ties
@@ -137,15 +132,12 @@ def tie_streaks(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
 
     A lone tie is a streak of length 1. Columns: streak_length, streaks.
     """
-    # Each game's tied rounds become one bit mask (round r is bit r-1; rounds are at most
-    # MAX_RANK = 13); games share few masks, so the runs are counted once per distinct mask
-    # instead of ordering every tied round of every game.
-    scope, params = games_cte(f, "g.game_id")
+    # games.tie_mask has bit r-1 set when round r tied; games share few masks, so the runs
+    # are counted once per distinct mask instead of ordering every tied round of every game.
+    scope, params = games_cte(f, "g.tie_mask")
     masks = con.execute(f"""WITH {scope}
-        SELECT m, count(*) AS games
-        FROM (SELECT r.game_id, bit_or(1::BIGINT << (r.round_no - 1)) AS m
-              FROM rounds r {in_scope(f)} WHERE r.tie GROUP BY r.game_id)
-        GROUP BY m""", params).fetchall()
+        SELECT tie_mask, count(*) AS games FROM fg WHERE tie_mask <> 0 GROUP BY tie_mask""",
+                        params).fetchall()
     counts: dict[int, int] = {}
     for mask, games in masks:
         for length in _runs(mask):
@@ -174,12 +166,15 @@ def final_ties(con: duckdb.DuckDBPyConnection, f: Filters) -> dict:
     ties too), mean_pool_left (mean last-round pool in games that ended on a tie).
     Rate, ci and means are None when there are no finished games.
     """
-    scope, params = games_cte(f, "g.game_id, g.cards, g.unclaimed, g.finished")
+    scope, params = games_cte(f, "g.game_id, g.cards, g.unclaimed, g.finished, g.tie_mask")
     row = run(con, f"""WITH {scope},
+        ended_tied AS (
+            SELECT game_id, cards FROM fg
+            WHERE finished AND (tie_mask >> (cards - 1)) & 1 = 1
+        ),
         last_tied AS (
             SELECT r.pool_value
-            FROM rounds r JOIN fg ON fg.game_id = r.game_id AND r.round_no = fg.cards
-            WHERE r.tie AND fg.finished
+            FROM rounds r JOIN ended_tied e ON e.game_id = r.game_id AND r.round_no = e.cards
         )
         SELECT (SELECT count(*) FROM fg WHERE finished) AS games,
                (SELECT count(*) FROM last_tied) AS ending_on_tie,
