@@ -1,8 +1,9 @@
 """Cached, read-only data access for the dashboard: every call goes through the analytics library.
 
-Each function opens a short-lived read-only DuckDB connection (``store.db.reading``, which
-retries a lock held by an import with backoff) and closes it before returning, so
-`gops import` can write while the dashboard is open. Results are cached with
+Every read goes through one :class:`~gops_records.store.db.SharedReader` per database:
+the reads of one page run share a read-only DuckDB connection (opened with lock retries
+and backoff while an import holds the file), which is closed a quarter of a second after
+the last of them, so `gops import` can write between two interactions. Results are cached with
 ``st.cache_data`` for a few seconds; the cache key includes a stamp of the database
 files (size and modification time), so a page shows newly imported games on the
 next interaction instead of waiting for the ttl.
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -23,7 +25,7 @@ import streamlit as st
 from gops_records import analytics
 from gops_records.analytics.filters import Filters
 from gops_records.scouting import ScoutReport, predicted_bid_by_prize, scout
-from gops_records.store.db import reading
+from gops_records.store.db import SharedReader
 
 TTL_SECONDS = 10
 MAX_ENTRIES = 128
@@ -86,9 +88,21 @@ def current_view() -> View:
     return view
 
 
+_readers: dict[str, SharedReader] = {}
+_readers_lock = threading.Lock()
+
+
+def reader(db: str) -> SharedReader:
+    """The process's shared reader of ``db`` (made on first use)."""
+    with _readers_lock:
+        if db not in _readers:
+            _readers[db] = SharedReader(db, timeout=LOCK_WAIT_SECONDS)
+        return _readers[db]
+
+
 def _read(db: str, fn: Callable[..., T], *args: Any) -> T:
-    """``fn(con, *args)`` on a fresh read-only connection that is closed right after."""
-    with reading(db, timeout=LOCK_WAIT_SECONDS) as con:
+    """``fn(con, *args)`` on the shared read-only connection (let go once idle)."""
+    with reader(db).read() as con:
         return fn(con, *args)
 
 

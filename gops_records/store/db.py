@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import random
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -51,8 +52,12 @@ def resolve_db(path: str | Path | None) -> Path:
 
 
 def _is_lock_error(exc: Exception) -> bool:
+    """Whether opening failed because the file is held: by another process (a file lock),
+    or in this process by connections opened the other way (read-only vs read-write),
+    such as a dashboard's shared reader not yet let go."""
     text = str(exc)
-    return "lock" in text.lower() and ("Conflicting" in text or "Could not set" in text)
+    return ("lock" in text.lower() and ("Conflicting" in text or "Could not set" in text)) \
+        or "different configuration than existing connections" in text
 
 
 def connect(path: str | Path | None = None, *, read_only: bool = False,
@@ -100,6 +105,85 @@ def reading(path: str | Path | None = None, timeout: float = 10.0
         yield con
     finally:
         con.close()
+
+
+class SharedReader:
+    """One read-only connection shared by a burst of reads, then let go.
+
+    A dashboard page asks for a dozen small results in a row; opening the file for each
+    costs about as much as the query (the catalog and the blocks are read again). Reads
+    made while the connection is open share it (each on a cursor of its own, so threads
+    may read at once); it is closed once nobody has used it for ``idle`` seconds, so the
+    file is free for an import between two interactions, as with one connection per read.
+    A connection older than ``max_age`` is not handed out again: the next read waits for
+    the current ones to end, leaves the file free for ``gap`` seconds (a waiting import
+    takes it then) and opens a new one. ``opens`` counts the connections opened.
+    """
+
+    def __init__(self, path: str | Path | None = None, *, idle: float = 0.25,
+                 max_age: float = 5.0, gap: float = 0.5, timeout: float = 10.0) -> None:
+        self.path = resolve_db(path)
+        self.idle, self.max_age, self.gap, self.timeout = idle, max_age, gap, timeout
+        self.opens = 0
+        self._con: duckdb.DuckDBPyConnection | None = None
+        self._opened = self._last_used = 0.0
+        self._users = 0
+        self._free = threading.Condition()
+        self._timer: threading.Timer | None = None
+
+    @contextmanager
+    def read(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A cursor on the shared connection (opened, with lock retries, when needed)."""
+        with self._free:
+            if self._con is not None and time.monotonic() - self._opened > self.max_age:
+                while self._users:
+                    self._free.wait()
+                if self._con is not None:
+                    self._close_now()
+                    time.sleep(self.gap)
+            if self._con is None:
+                self._con = connect(self.path, read_only=True, timeout=self.timeout)
+                self._opened = time.monotonic()
+                self.opens += 1
+            self._users += 1
+            cursor = self._con.cursor()
+        try:
+            yield cursor
+        finally:
+            cursor.close()
+            with self._free:
+                self._users -= 1
+                self._last_used = time.monotonic()
+                self._free.notify_all()
+                self._close_later()
+
+    @property
+    def is_open(self) -> bool:
+        return self._con is not None
+
+    def close(self) -> None:
+        """Close the connection now (readers still using it finish first)."""
+        with self._free:
+            while self._users:
+                self._free.wait()
+            self._close_now()
+
+    def _close_later(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = threading.Timer(self.idle, self._close_if_idle)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _close_if_idle(self) -> None:
+        with self._free:
+            if not self._users and time.monotonic() - self._last_used >= self.idle * 0.9:
+                self._close_now()
+
+    def _close_now(self) -> None:
+        if self._con is not None:
+            self._con.close()
+            self._con = None
 
 
 def scalar(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None):
