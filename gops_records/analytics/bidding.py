@@ -37,13 +37,16 @@ def _hands(f: Filters, player: str) -> tuple[str, list]:
     """
     scope, params = games_cte(f, "g.game_id, g.cards")
     sql = f"""{scope},
+    seats AS (
+        SELECT p.game_id, p.seat, fg.cards
+        FROM game_players p JOIN fg USING (game_id) WHERE p.player = ?
+    ),
     pb AS (
-        SELECT b.game_id, b.seat, b.round_no, b.bid, r.prize, r.carried_in, r.pool_value,
-               fg.cards
-        FROM bids b
-        JOIN fg USING (game_id)
-        JOIN rounds r USING (game_id, round_no)
-        WHERE b.player = ?
+        SELECT r.game_id, s.seat, r.round_no,
+               CASE s.seat WHEN 'A' THEN r.bid_a WHEN 'B' THEN r.bid_b
+                           WHEN 'C' THEN r.bid_c ELSE r.bid_d END AS bid,
+               r.prize, r.carried_in, r.pool_value, s.cards
+        FROM rounds r JOIN seats s USING (game_id)
     ),
     masks AS (
         SELECT *,
