@@ -175,6 +175,7 @@ def final_ties(con: duckdb.DuckDBPyConnection, f: Filters) -> dict:
         last_tied AS (
             SELECT r.pool_value
             FROM rounds r JOIN ended_tied e ON e.game_id = r.game_id AND r.round_no = e.cards
+            WHERE r.tie AND r.round_no >= (SELECT min(cards) FROM ended_tied)
         )
         SELECT (SELECT count(*) FROM fg WHERE finished) AS games,
                (SELECT count(*) FROM last_tied) AS ending_on_tie,
