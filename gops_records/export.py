@@ -123,12 +123,13 @@ def export_games(db: str | Path | None, out: str | Path, fmt: ExportFormat | str
 
 
 def _selected(where: str) -> str:
-    """CTEs ``sel`` (the selected games, numbered ``n`` in import order) and ``seat_bids``
-    (each of their rounds' bids as a list in seat order)."""
+    """CTE ``sel``: the selected games, numbered ``n`` in import order."""
     return (f"WITH sel AS (SELECT g.*, row_number() OVER (ORDER BY {_ORDER}) AS n "
-            f"FROM games g WHERE {where}), "
-            "seat_bids AS (SELECT game_id, round_no, list(bid ORDER BY seat) AS bids "
-            "FROM bids SEMI JOIN sel USING (game_id) GROUP BY game_id, round_no) ")
+            f"FROM games g WHERE {where}) ")
+
+
+#: A round's bids as a list in seat order (rounds ``r`` of games ``sel``).
+_SEAT_BIDS = "list_slice([r.bid_a, r.bid_b, r.bid_c, r.bid_d], 1, sel.n_players)"
 
 
 def iter_records(con: duckdb.DuckDBPyConnection, selection: GameFilter | None = None,
@@ -138,9 +139,8 @@ def iter_records(con: duckdb.DuckDBPyConnection, selection: GameFilter | None = 
     where, params = (selection or GameFilter()).where()
     result = con.execute(
         _selected(where) + "SELECT sel.n, CASE WHEN coalesce(r.round_no, 1) = 1 THEN sel.tags "
-        "END, sel.result, r.prize, b.bids, r.comment FROM sel "
-        "LEFT JOIN rounds r USING (game_id) LEFT JOIN seat_bids b USING (game_id, round_no) "
-        "ORDER BY sel.n, r.round_no", params)
+        f"END, sel.result, r.prize, {_SEAT_BIDS}, r.comment FROM sel "
+        "LEFT JOIN rounds r USING (game_id) ORDER BY sel.n, r.round_no", params)
     current, tags, points, rounds = None, {}, None, []
     while rows := result.fetchmany(batch_rows):
         for n, game_tags, result_text, prize, bids, comment in rows:
@@ -178,11 +178,11 @@ def csv_query(where: str) -> str:
     ``where``: one row per round, cards as numbers, tags in their columns."""
     expr = {"game": "sel.game_id", "round": "r.round_no", "prize": "r.prize",
             "comment": "r.comment"}
-    expr |= {f"bid_{s}": f"b.bids[{i}]" for i, s in enumerate("abcd", start=1)}
+    expr |= {f"bid_{s}": f"r.bid_{s}" for s in "abcd"}
     expr |= {column: f"sel.tags['{tag}']" for column, tag in CSV_TAG_OF.items()}
     select = ", ".join(f'{expr[c]} AS "{c}"' for c in COLUMNS)
     return (_selected(where) + f"SELECT {select} FROM sel JOIN rounds r USING (game_id) "
-            "JOIN seat_bids b USING (game_id, round_no) ORDER BY sel.n, r.round_no")
+            "ORDER BY sel.n, r.round_no")
 
 
 def _write_csv(con: duckdb.DuckDBPyConnection, out: Path, selection: GameFilter) -> None:

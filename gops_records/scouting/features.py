@@ -47,17 +47,24 @@ g AS (
 ),
 r AS (
     SELECT r.game_id, r.round_no, r.prize, r.pool_value, r.carried_in, r.winner_seat,
+           r.bid_a, r.bid_b, r.bid_c, r.bid_d,
            list(r.prize) OVER (PARTITION BY r.game_id ORDER BY r.round_no
                                ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS revealed
     FROM rounds r SEMI JOIN g ON g.game_id = r.game_id
 ),
+seat_bids AS (
+    SELECT r.game_id, r.round_no, p.seat, r.winner_seat, r.pool_value,
+           CASE p.seat WHEN 'A' THEN r.bid_a WHEN 'B' THEN r.bid_b
+                       WHEN 'C' THEN r.bid_c ELSE r.bid_d END AS bid
+    FROM r JOIN game_players p ON p.game_id = r.game_id
+),
 b AS (
-    SELECT b.game_id, b.round_no, b.seat, b.bid,
-           coalesce(list(b.bid) OVER w, []) AS spent,
-           coalesce(sum(CASE WHEN r.winner_seat = b.seat THEN r.pool_value ELSE 0 END) OVER w, 0)
+    SELECT game_id, round_no, seat, bid,
+           coalesce(list(bid) OVER w, []) AS spent,
+           coalesce(sum(CASE WHEN winner_seat = seat THEN pool_value ELSE 0 END) OVER w, 0)
                AS score_before
-    FROM bids b JOIN r ON r.game_id = b.game_id AND r.round_no = b.round_no
-    WINDOW w AS (PARTITION BY b.game_id, b.seat ORDER BY b.round_no
+    FROM seat_bids
+    WINDOW w AS (PARTITION BY game_id, seat ORDER BY round_no
                  ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
 ),
 opp AS (
