@@ -6,13 +6,12 @@ cards the player had left: a running bit mask of the cards already spent (bit v 
 computed with a window sum over the player's rounds of each game, so no row ever comes to
 Python. They leave out *forced* bids (the last card in hand), which show no choice.
 
-Each function runs one query. :func:`player_bidding` computes all five from one pass over
-the bids (a temporary table), for pages that show them together.
+Each function runs one query, which groups the player's bids by everything the five frames
+tell apart (a few thousand rows at most); the frames are summed from those groups in
+polars. :func:`player_bidding` computes all five from one such query.
 """
 
 from __future__ import annotations
-
-import uuid
 
 import duckdb
 import polars as pl
@@ -69,60 +68,88 @@ def _hands(f: Filters, player: str) -> tuple[str, list]:
     return sql, [*params, player]
 
 
-# Final queries over a relation {src} shaped like ``hb``.
-_HEATMAP = """
-    SELECT prize::INTEGER AS prize, bid::INTEGER AS bid, count(*) AS count,
-           count(*) / sum(count(*)) OVER (PARTITION BY prize) AS row_share
-    FROM {src} GROUP BY prize, bid ORDER BY prize, bid"""
-
-_MINUS = """
-    SELECT prize::INTEGER AS prize, count(*) AS n, avg(bid - prize) AS mean_diff
-    FROM {src} GROUP BY prize ORDER BY prize"""
-
-_RELATIVE = """
-    SELECT least((below_prize * ?) // (hand_size - 1), ? - 1)::INTEGER + 1 AS prize_rel_rank,
-           least((below_bid * ?) // (hand_size - 1), ? - 1)::INTEGER + 1 AS bid_rel_rank,
-           count(*) AS count
-    FROM {src} WHERE NOT forced
-    GROUP BY ALL ORDER BY prize_rel_rank, bid_rel_rank"""
-
-_HABITS = """
-    SELECT phase,
-           count(*) FILTER (has_prize) AS n_exact_prize,
-           count(*) FILTER (has_prize AND bid = prize) AS k_exact_prize,
-           count(*) FILTER (has_prize1) AS n_prize_plus_one,
-           count(*) FILTER (has_prize1 AND bid = prize + 1) AS k_prize_plus_one,
-           count(*) AS n_highest_remaining,
-           count(*) FILTER (below_bid = hand_size - 1) AS k_highest_remaining,
-           count(*) AS n_lowest_remaining,
-           count(*) FILTER (below_bid = 0) AS k_lowest_remaining
-    FROM {src} WHERE NOT forced GROUP BY phase"""
-
-_CARRY = """
-    SELECT kinds.pool, coalesce(agg.n, 0) AS n, agg.mean_bid, agg.mean_bid_minus_prize,
-           coalesce(agg.k_highest, 0) AS k_highest, agg.mean_pool_value
-    FROM (VALUES (1, 'carried pool'), (2, 'single prize')) AS kinds(pos, pool)
-    LEFT JOIN (
-        SELECT CASE WHEN carried_in > 0 THEN 'carried pool' ELSE 'single prize' END AS pool,
-               count(*) AS n, avg(bid) AS mean_bid, avg(bid - prize) AS mean_bid_minus_prize,
-               count(*) FILTER (below_bid = hand_size - 1) AS k_highest,
-               avg(pool_value) AS mean_pool_value
-        FROM {src} WHERE NOT forced GROUP BY 1
-    ) AS agg USING (pool)
-    ORDER BY kinds.pos"""
-
-
-def _query(con: duckdb.DuckDBPyConnection, f: Filters, player: str, final: str,
-           extra: list | None = None) -> pl.DataFrame:
-    """Run ``final`` over the player's hand table, built in the same query."""
-    hands, params = _hands(f, player)
-    return run(con, f"WITH {hands} {final.format(src='hb')}", [*params, *(extra or [])])
+#: The player's bids grouped by everything the five frames tell apart: a few thousand rows
+#: at most (prize x bid x phase x relative ranks x flags), whatever the number of bids.
+_GROUPS = """
+    SELECT prize::INTEGER AS prize, bid::INTEGER AS bid, phase, forced, has_prize,
+           has_prize1, below_bid = hand_size - 1 AS highest, below_bid = 0 AS lowest,
+           carried_in > 0 AS carried,
+           CASE WHEN NOT forced
+                THEN least((below_prize * ?) // (hand_size - 1), ? - 1)::INTEGER + 1
+           END AS prize_rel_rank,
+           CASE WHEN NOT forced
+                THEN least((below_bid * ?) // (hand_size - 1), ? - 1)::INTEGER + 1
+           END AS bid_rel_rank,
+           count(*) AS n, sum(pool_value)::BIGINT AS pool_sum
+    FROM hb GROUP BY ALL"""
 
 
 def _bucket_params(buckets: int) -> list[int]:
     if buckets < 1:
         raise ValueError(f"buckets must be at least 1, not {buckets}")
     return [buckets] * 4
+
+
+def _groups(con: duckdb.DuckDBPyConnection, f: Filters, player: str,
+            buckets: int = 5) -> pl.DataFrame:
+    """The player's bids in the games ``f`` keeps, grouped (one query, one pass)."""
+    bucket_params = _bucket_params(buckets)
+    hands, params = _hands(f, player)
+    return run(con, f"WITH {hands} {_GROUPS}", [*params, *bucket_params])
+
+
+def _heatmap(g: pl.DataFrame) -> pl.DataFrame:
+    out = g.group_by("prize", "bid").agg(pl.col("n").sum().alias("count"))
+    return out.with_columns(
+        (pl.col("count") / pl.col("count").sum().over("prize")).alias("row_share")
+    ).sort("prize", "bid")
+
+
+def _minus(g: pl.DataFrame) -> pl.DataFrame:
+    return g.group_by("prize").agg(
+        pl.col("n").sum(),
+        ((pl.col("bid") - pl.col("prize")) * pl.col("n")).sum().alias("diff_sum"),
+    ).select("prize", "n", (pl.col("diff_sum") / pl.col("n")).alias("mean_diff")).sort("prize")
+
+
+def _relative(g: pl.DataFrame) -> pl.DataFrame:
+    return (g.filter(~pl.col("forced"))
+            .group_by("prize_rel_rank", "bid_rel_rank").agg(pl.col("n").sum().alias("count"))
+            .sort("prize_rel_rank", "bid_rel_rank"))
+
+
+def _habit_counts(g: pl.DataFrame) -> pl.DataFrame:
+    """Per phase: k (followed) and n (possible) of each habit, over unforced bids."""
+    n = pl.col("n")
+    exact = pl.col("has_prize") & (pl.col("bid") == pl.col("prize"))
+    plus_one = pl.col("has_prize1") & (pl.col("bid") == pl.col("prize") + 1)
+    return g.filter(~pl.col("forced")).group_by("phase").agg(
+        n.filter(pl.col("has_prize")).sum().alias("n_exact_prize"),
+        n.filter(exact).sum().alias("k_exact_prize"),
+        n.filter(pl.col("has_prize1")).sum().alias("n_prize_plus_one"),
+        n.filter(plus_one).sum().alias("k_prize_plus_one"),
+        n.sum().alias("n_highest_remaining"),
+        n.filter(pl.col("highest")).sum().alias("k_highest_remaining"),
+        n.sum().alias("n_lowest_remaining"),
+        n.filter(pl.col("lowest")).sum().alias("k_lowest_remaining"),
+    )
+
+
+def _carry(g: pl.DataFrame) -> pl.DataFrame:
+    """Per kind of pool (carried, single prize; both always there): the unforced bids."""
+    n = pl.col("n")
+    agg = g.filter(~pl.col("forced")).group_by("carried").agg(
+        n.sum(), (pl.col("bid") * n).sum().alias("bid_sum"),
+        ((pl.col("bid") - pl.col("prize")) * n).sum().alias("diff_sum"),
+        n.filter(pl.col("highest")).sum().alias("k_highest"), pl.col("pool_sum").sum())
+    kinds = pl.DataFrame({"pool": list(POOLS), "carried": [True, False]})
+    out = kinds.join(agg, on="carried", how="left", maintain_order="left")
+    return out.select(
+        "pool", pl.col("n").fill_null(0),
+        (pl.col("bid_sum") / pl.col("n")).alias("mean_bid"),
+        (pl.col("diff_sum") / pl.col("n")).alias("mean_bid_minus_prize"),
+        pl.col("k_highest").fill_null(0),
+        (pl.col("pool_sum") / pl.col("n")).alias("mean_pool_value"))
 
 
 def _habit_table(agg: pl.DataFrame) -> pl.DataFrame:
@@ -152,12 +179,12 @@ def bid_heatmap(con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> pl.D
 
     Columns: prize, bid, count, row_share. Forced bids are included (this is what was played).
     """
-    return _query(con, f, player, _HEATMAP)
+    return _heatmap(_groups(con, f, player))
 
 
 def bid_minus_prize(con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> pl.DataFrame:
     """Mean of (bid - prize) for each prize value, over every bid. Columns: prize, n, mean_diff."""
-    return _query(con, f, player, _MINUS)
+    return _minus(_groups(con, f, player))
 
 
 def relative_bids(con: duckdb.DuckDBPyConnection, f: Filters, player: str,
@@ -169,7 +196,7 @@ def relative_bids(con: duckdb.DuckDBPyConnection, f: Filters, player: str,
     (1 = lowest fifth with the default 5). Unforced bids only. Columns: prize_rel_rank,
     bid_rel_rank, count.
     """
-    return _query(con, f, player, _RELATIVE, _bucket_params(buckets))
+    return _relative(_groups(con, f, player, buckets))
 
 
 def bid_habits(con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> pl.DataFrame:
@@ -180,7 +207,7 @@ def bid_habits(con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> pl.Da
     Phases are thirds of the game by round (round r of N is in third ceil(3r/N)), plus all.
     Columns: habit, phase, k, n, rate, ci_low, ci_high; always 16 rows.
     """
-    return _habit_table(_query(con, f, player, _HABITS))
+    return _habit_table(_habit_counts(_groups(con, f, player)))
 
 
 def carry_effect(con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> pl.DataFrame:
@@ -190,7 +217,7 @@ def carry_effect(con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> pl.
     Wilson interval). Columns: pool, n, mean_bid, mean_bid_minus_prize, rate_highest,
     ci_low, ci_high, k_highest, mean_pool_value; always 2 rows.
     """
-    return _carry_table(_query(con, f, player, _CARRY))
+    return _carry_table(_carry(_groups(con, f, player)))
 
 
 def player_bidding(con: duckdb.DuckDBPyConnection, f: Filters, player: str,
@@ -198,23 +225,14 @@ def player_bidding(con: duckdb.DuckDBPyConnection, f: Filters, player: str,
     """All five bidding frames from one pass over the player's bids, keyed by function name.
 
     The same frames as :func:`bid_heatmap`, :func:`bid_minus_prize`, :func:`relative_bids`,
-    :func:`bid_habits` and :func:`carry_effect`, for about the cost of one of them: the
-    hand table is built once into a temporary table (allowed on read-only connections).
+    :func:`bid_habits` and :func:`carry_effect`, for the cost of one of them: each is
+    summed from the same grouped bids.
     """
-    bucket_params = _bucket_params(buckets)
-    hands, params = _hands(f, player)
-    name = f"gops_hands_{uuid.uuid4().hex}"
-    con.execute(f"CREATE TEMP TABLE {name} AS WITH {hands} SELECT * FROM hb", params)
-    try:
-        def final(sql: str, extra: list | None = None) -> pl.DataFrame:
-            return run(con, sql.format(src=name), extra)
-
-        return {
-            "bid_heatmap": final(_HEATMAP),
-            "bid_minus_prize": final(_MINUS),
-            "relative_bids": final(_RELATIVE, bucket_params),
-            "bid_habits": _habit_table(final(_HABITS)),
-            "carry_effect": _carry_table(final(_CARRY)),
-        }
-    finally:
-        con.execute(f"DROP TABLE IF EXISTS {name}")
+    g = _groups(con, f, player, buckets)
+    return {
+        "bid_heatmap": _heatmap(g),
+        "bid_minus_prize": _minus(g),
+        "relative_bids": _relative(g),
+        "bid_habits": _habit_table(_habit_counts(g)),
+        "carry_effect": _carry_table(_carry(g)),
+    }
