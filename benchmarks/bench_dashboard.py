@@ -182,14 +182,18 @@ def page_ties(run: Session, f: Filters, picks: Picks) -> None:
     if run("overview", analytics.overview, f)["games"] == 0:
         return explain_empty(run)
     run("final_ties", analytics.final_ties, f)
-    run("tie_summary", analytics.tie_summary, f)
-    run("ties_by_round", analytics.ties_by_round, f)
-    run("tie_streaks", analytics.tie_streaks, f)
+    run("game_shapes", _shaped, f)
     run("ties_by_pair", analytics.ties_by_pair, f)
     run("pool_distribution", analytics.pool_distribution, f)
-    run("carried_per_game", analytics.carried_per_game, f)
-    run("unclaimed_per_game", analytics.unclaimed_per_game, f)
     run("largest_pools", analytics.largest_pools, f, 20)
+
+
+def _shaped(con, f: Filters) -> list:
+    """data.game_shapes and the five figures the page sums from it."""
+    shapes = analytics.game_shapes(con, f)
+    return [fn(shapes) for fn in (analytics.tie_summary_of, analytics.ties_by_round_of,
+                                  analytics.tie_streaks_of, analytics.carried_per_game_of,
+                                  analytics.unclaimed_per_game_of)]
 
 
 def page_h2h(run: Session, f: Filters, picks: Picks) -> None:

@@ -180,13 +180,18 @@ def bidding(view: View, player: str) -> Bidding:
 # -- ties and pools -----------------------------------------------------------------------
 
 @_cached
+def game_shapes(view: View) -> pl.DataFrame:
+    """The kept games grouped by their tie and pool summary: the figures below that need
+    no single round are summed from it, so the page reads the games once for all five."""
+    return _read(view.db, analytics.game_shapes, view.filters)
+
+
 def tie_summary(view: View) -> pl.DataFrame:
-    return _read(view.db, analytics.tie_summary, view.filters)
+    return analytics.tie_summary_of(game_shapes(view))
 
 
-@_cached
 def ties_by_round(view: View) -> pl.DataFrame:
-    return _read(view.db, analytics.ties_by_round, view.filters)
+    return analytics.ties_by_round_of(game_shapes(view))
 
 
 @_cached
@@ -194,9 +199,8 @@ def ties_by_pair(view: View) -> pl.DataFrame:
     return _read(view.db, analytics.ties_by_pair, view.filters)
 
 
-@_cached
 def tie_streaks(view: View) -> pl.DataFrame:
-    return _read(view.db, analytics.tie_streaks, view.filters)
+    return analytics.tie_streaks_of(game_shapes(view))
 
 
 @_cached
@@ -214,14 +218,12 @@ def largest_pools(view: View, limit: int = 20) -> pl.DataFrame:
     return _read(view.db, analytics.largest_pools, view.filters, limit)
 
 
-@_cached
 def carried_per_game(view: View) -> pl.DataFrame:
-    return _read(view.db, analytics.carried_per_game, view.filters)
+    return analytics.carried_per_game_of(game_shapes(view))
 
 
-@_cached
 def unclaimed_per_game(view: View) -> pl.DataFrame:
-    return _read(view.db, analytics.unclaimed_per_game, view.filters)
+    return analytics.unclaimed_per_game_of(game_shapes(view))
 
 
 # -- games and data quality ---------------------------------------------------------------

@@ -24,9 +24,11 @@ from gops_records.analytics.games import (
 )
 from gops_records.analytics.pools import (
     carried_per_game,
+    carried_per_game_of,
     largest_pools,
     pool_distribution,
     unclaimed_per_game,
+    unclaimed_per_game_of,
 )
 from gops_records.analytics.results import (
     date_range,
@@ -38,23 +40,29 @@ from gops_records.analytics.results import (
     overview,
     standings,
 )
+from gops_records.analytics.shapes import game_shapes
 from gops_records.analytics.stats import wilson, with_wilson
 from gops_records.analytics.ties import (
     final_ties,
     tie_streaks,
+    tie_streaks_of,
     tie_summary,
+    tie_summary_of,
     ties_by_pair,
     ties_by_round,
+    ties_by_round_of,
 )
 
 __all__ = [
     "ALL_GAMES", "Filters", "GameDetail",
     "bid_habits", "bid_heatmap", "bid_minus_prize", "carry_effect", "player_bidding",
     "relative_bids",
-    "carried_per_game", "largest_pools", "pool_distribution", "unclaimed_per_game",
+    "carried_per_game", "carried_per_game_of", "largest_pools", "pool_distribution",
+    "unclaimed_per_game", "unclaimed_per_game_of", "game_shapes",
     "date_range", "head_to_head", "list_events", "list_matches", "list_players",
     "match_results", "overview", "standings",
-    "final_ties", "tie_streaks", "tie_summary", "ties_by_pair", "ties_by_round",
+    "final_ties", "tie_streaks", "tie_streaks_of", "tie_summary", "tie_summary_of",
+    "ties_by_pair", "ties_by_round", "ties_by_round_of",
     "game_detail", "list_games", "list_imports", "list_rejects",
     "wilson", "with_wilson",
 ]

@@ -10,6 +10,7 @@ import duckdb
 import polars as pl
 
 from gops_records.analytics.filters import Filters, games_cte, in_scope, run
+from gops_records.analytics.shapes import game_shapes
 
 
 def pool_distribution(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
@@ -70,11 +71,14 @@ def carried_per_game(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame
     Discard-rule games never carry and are left out. Columns: carried_value, games (a game
     with no tie counts at 0).
     """
-    scope, params = games_cte(f, "g.carried, g.tie_rule")
-    return run(con, f"""WITH {scope}
-        SELECT carried::INTEGER AS carried_value, count(*) AS games
-        FROM fg WHERE tie_rule = 'carry'
-        GROUP BY carried ORDER BY carried""", params)
+    return carried_per_game_of(game_shapes(con, f))
+
+
+def carried_per_game_of(shapes: pl.DataFrame) -> pl.DataFrame:
+    """:func:`carried_per_game` from :func:`~gops_records.analytics.shapes.game_shapes`."""
+    return (shapes.filter(pl.col("tie_rule") == "carry")
+            .group_by(pl.col("carried").alias("carried_value")).agg(pl.col("games").sum())
+            .sort("carried_value"))
 
 
 def unclaimed_per_game(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
@@ -82,7 +86,10 @@ def unclaimed_per_game(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFra
 
     Columns: unclaimed, games.
     """
-    scope, params = games_cte(f, "g.unclaimed, g.finished")
-    return run(con, f"""WITH {scope}
-        SELECT unclaimed::INTEGER AS unclaimed, count(*) AS games
-        FROM fg WHERE finished GROUP BY unclaimed ORDER BY unclaimed""", params)
+    return unclaimed_per_game_of(game_shapes(con, f))
+
+
+def unclaimed_per_game_of(shapes: pl.DataFrame) -> pl.DataFrame:
+    """:func:`unclaimed_per_game` from :func:`~gops_records.analytics.shapes.game_shapes`."""
+    return (shapes.filter(pl.col("finished")).group_by("unclaimed")
+            .agg(pl.col("games").sum()).sort("unclaimed"))

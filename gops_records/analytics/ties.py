@@ -10,6 +10,7 @@ import duckdb
 import polars as pl
 
 from gops_records.analytics.filters import Filters, games_cte, in_scope, run
+from gops_records.analytics.shapes import game_shapes
 from gops_records.analytics.stats import wilson, with_wilson
 from gops_records.cards import MAX_RANK
 
@@ -17,33 +18,41 @@ from gops_records.cards import MAX_RANK
 def tie_summary(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     """Tied rounds per tie rule, then an ``all`` row. Columns: tie_rule, rounds, ties, rate,
     ci_low, ci_high."""
-    # games.rounds_played and games.ties count each game's rounds and tied rounds.
-    scope, params = games_cte(f, "g.tie_rule, g.rounds_played, g.ties")
-    out = run(con, f"""WITH {scope},
-        per_rule AS (
-            SELECT tie_rule, sum(rounds_played)::BIGINT AS rounds, sum(ties)::BIGINT AS ties
-            FROM fg GROUP BY 1
-        )
-        SELECT tie_rule, rounds, ties FROM per_rule
-        UNION ALL
-        SELECT 'all', coalesce(sum(rounds), 0)::BIGINT, coalesce(sum(ties), 0)::BIGINT
-        FROM per_rule
-        ORDER BY tie_rule = 'all', tie_rule""", params)
+    return tie_summary_of(game_shapes(con, f))
+
+
+def tie_summary_of(shapes: pl.DataFrame) -> pl.DataFrame:
+    """:func:`tie_summary` from :func:`~gops_records.analytics.shapes.game_shapes`."""
+    games = pl.col("games")
+    per_rule = shapes.group_by("tie_rule").agg(
+        (pl.col("rounds_played") * games).sum().alias("rounds"),
+        (pl.col("ties") * games).sum().alias("ties"),
+    ).sort("tie_rule")
+    everything = pl.DataFrame({"tie_rule": ["all"], "rounds": [int(per_rule["rounds"].sum())],
+                               "ties": [int(per_rule["ties"].sum())]})
+    out = pl.concat([per_rule.cast({"rounds": pl.Int64, "ties": pl.Int64}),
+                     everything.cast({"rounds": pl.Int64, "ties": pl.Int64})])
     return with_wilson(out, "ties", "rounds")
 
 
 def ties_by_round(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     """Tie rate by round number. Columns: round_no, rounds, ties, rate, ci_low, ci_high."""
-    # Games share few (length, tie_mask) pairs: count those, then read each round's bit.
-    scope, params = games_cte(f, "g.rounds_played, g.tie_mask")
-    out = run(con, f"""WITH {scope},
-        shapes AS (SELECT rounds_played, tie_mask, count(*) AS games FROM fg GROUP BY ALL)
-        SELECT n.round_no::INTEGER AS round_no, sum(s.games)::BIGINT AS rounds,
-               coalesce(sum(s.games) FILTER ((s.tie_mask >> (n.round_no - 1)) & 1 = 1),
-                        0)::BIGINT AS ties
-        FROM range(1, {MAX_RANK + 1}) AS n(round_no)
-        JOIN shapes s ON s.rounds_played >= n.round_no
-        GROUP BY n.round_no ORDER BY n.round_no""", params)
+    return ties_by_round_of(game_shapes(con, f))
+
+
+def ties_by_round_of(shapes: pl.DataFrame) -> pl.DataFrame:
+    """:func:`ties_by_round` from :func:`~gops_records.analytics.shapes.game_shapes`."""
+    played = shapes["rounds_played"].to_numpy()
+    masks = shapes["tie_mask"].to_numpy()
+    games = shapes["games"].to_numpy()
+    rows = []
+    for n in range(1, MAX_RANK + 1):
+        reached = played >= n
+        if reached.any():
+            tied = reached & ((masks >> (n - 1)) & 1 == 1)
+            rows.append((n, int(games[reached].sum()), int(games[tied].sum())))
+    out = pl.DataFrame(rows, schema={"round_no": pl.Int32, "rounds": pl.Int64,
+                                     "ties": pl.Int64}, orient="row")
     return with_wilson(out, "ties", "rounds")
 
 
@@ -132,14 +141,16 @@ def tie_streaks(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
 
     A lone tie is a streak of length 1. Columns: streak_length, streaks.
     """
-    # games.tie_mask has bit r-1 set when round r tied; games share few masks, so the runs
-    # are counted once per distinct mask instead of ordering every tied round of every game.
-    scope, params = games_cte(f, "g.tie_mask")
-    masks = con.execute(f"""WITH {scope}
-        SELECT tie_mask, count(*) AS games FROM fg WHERE tie_mask <> 0 GROUP BY tie_mask""",
-                        params).fetchall()
+    return tie_streaks_of(game_shapes(con, f))
+
+
+def tie_streaks_of(shapes: pl.DataFrame) -> pl.DataFrame:
+    """:func:`tie_streaks` from :func:`~gops_records.analytics.shapes.game_shapes`."""
+    # tie_mask has bit r-1 set when round r tied; games share few masks, so the runs are
+    # counted once per distinct mask instead of ordering every tied round of every game.
+    masks = shapes.filter(pl.col("tie_mask") != 0).group_by("tie_mask").agg(pl.col("games").sum())
     counts: dict[int, int] = {}
-    for mask, games in masks:
+    for mask, games in masks.iter_rows():
         for length in _runs(mask):
             counts[length] = counts.get(length, 0) + games
     lengths = sorted(counts)
