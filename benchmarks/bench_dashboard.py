@@ -7,11 +7,12 @@ and after a filter change. Prints one table; also writes benchmarks/out/dashboar
 The database is built the real way, once, and kept under benchmarks/out/ (which git
 ignores): ``gops simulate`` makes a record file (named as bench_import.py names it, so the
 two benchmarks share it) and ``gops import`` loads it. Each page is then replayed call by
-call, as dashboards/data.py makes the calls: every library function runs on the page run's
-shared read-only connection (``store.db.SharedReader``, opened by the run's first call and
-closed after its last, since the pause before the next interaction is longer than its idle
-time), timed with the connection's opening, and a call the page already made with the same
-arguments is a cache hit that costs nothing (``st.cache_data``). What each page calls is
+call, as dashboards/data.py makes the calls: every library function runs on the session's
+shared read-only connection (``store.db.SharedReader``), timed with the connection's
+opening, and a call the page already made with the same arguments is a cache hit that costs
+nothing (``st.cache_data``). The first load opens the connection (cold: the file's blocks
+are read again); a change reuses it, as the dashboard does while no import asks for the
+file. Each repeat starts with a new connection. What each page calls is
 copied from the page modules: keep the ``page_*`` functions below in step with
 dashboards/pages_*.py.
 
@@ -107,9 +108,8 @@ class Session:
         return Session(self.db, dict(self.cache), reader=self.reader)
 
     def next_run(self) -> Session:
-        """The next interaction: the cache kept, this run's connection let go."""
-        self.reader.close()
-        return Session(self.db, dict(self.cache))
+        """The next interaction: the cache and the connection kept."""
+        return Session(self.db, dict(self.cache), reader=self.reader)
 
     @property
     def seconds(self) -> float:
@@ -323,8 +323,8 @@ def measure(db: Path, facts: Facts, page: str, repeats: int
             after = first.next_run()
             sidebar(after, change.filters)
             view(after, change.filters, change.picks)
-            after.reader.close()
             change_runs[i].append(after)
+        first.reader.close()  # the next repeat starts cold
     return (step("sidebar", side_runs), step("first load", first_runs),
             [step(c.label, runs) for c, runs in zip(todo, change_runs, strict=True)])
 

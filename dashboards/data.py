@@ -1,12 +1,12 @@
 """Cached, read-only data access for the dashboard: every call goes through the analytics library.
 
-Every read goes through one :class:`~gops_records.store.db.SharedReader` per database:
-the reads of one page run share a read-only DuckDB connection (opened with lock retries
-and backoff while an import holds the file), which is closed a quarter of a second after
-the last of them, so `gops import` can write between two interactions. Results are cached with
-``st.cache_data`` for a few seconds; the cache key includes a stamp of the database
-files (size and modification time), so a page shows newly imported games on the
-next interaction instead of waiting for the ttl.
+Every read goes through one :class:`~gops_records.store.db.SharedReader` per database: the
+reads share a read-only DuckDB connection, kept between interactions (a page then reads warm
+data) and closed within a tenth of a second once `gops import` asks for the file, or after a
+minute unused. While an import holds the file, reads wait for it (lock retries with
+backoff). Results are cached with ``st.cache_data`` for a few seconds; the cache key
+includes a stamp of the database files (size and modification time), so a page shows
+newly imported games on the next interaction instead of waiting for the ttl.
 """
 
 from __future__ import annotations

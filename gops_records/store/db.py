@@ -7,6 +7,7 @@ the lock with backoff, and readers keep their connections short-lived.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import threading
@@ -77,23 +78,55 @@ def connect(path: str | Path | None = None, *, read_only: bool = False,
             raise DatabaseUnusable(f"cannot create the folder for {db}: {exc}") from exc
     deadline = time.monotonic() + timeout
     delay = 0.02
-    while True:
-        try:
-            con = duckdb.connect(str(db), read_only=read_only)
-            break
-        except (duckdb.IOException, duckdb.ConnectionException) as exc:
-            if not _is_lock_error(exc):
-                raise DatabaseUnusable(f"cannot use the database {db}: {exc}") from exc
-            if time.monotonic() >= deadline:
-                who = "an import (a writer)" if read_only else "another process"
-                raise DatabaseLocked(
-                    f"{db} is locked by {who}; waited {timeout:.0f} s. Close the other "
-                    "program (or wait for its import to finish) and try again") from exc
-            time.sleep(delay * (0.5 + random.random()))
-            delay = min(delay * 2, 0.5)
+    request = None if read_only else write_request_path(db)
+    try:
+        while True:
+            try:
+                con = duckdb.connect(str(db), read_only=read_only)
+                break
+            except (duckdb.IOException, duckdb.ConnectionException) as exc:
+                if not _is_lock_error(exc):
+                    raise DatabaseUnusable(f"cannot use the database {db}: {exc}") from exc
+                if time.monotonic() >= deadline:
+                    who = "an import (a writer)" if read_only else "another process"
+                    raise DatabaseLocked(
+                        f"{db} is locked by {who}; waited {timeout:.0f} s. Close the other "
+                        "program (or wait for its import to finish) and try again") from exc
+                if request is not None:
+                    _touch(request)  # readers that see it let the file go
+                time.sleep(delay * (0.5 + random.random()))
+                delay = min(delay * 2, 0.5)
+    finally:
+        if request is not None:
+            request.unlink(missing_ok=True)
     if not read_only:
         migrate(con)
     return con
+
+
+#: How long a write request stays in force after the writer last renewed it (a writer
+#: killed while waiting leaves its file behind; it is then ignored).
+REQUEST_FRESH_SECONDS = 2.0
+
+
+def write_request_path(db: str | Path) -> Path:
+    """The file a writer waiting for ``db`` renews while it waits (``<db>.write-request``)."""
+    db = Path(db)
+    return db.with_name(db.name + ".write-request")
+
+
+def write_requested(db: str | Path) -> bool:
+    """Whether a writer is waiting for ``db`` (its request file was renewed just now)."""
+    try:
+        age = time.time() - os.stat(write_request_path(db)).st_mtime
+    except OSError:
+        return False
+    return age <= REQUEST_FRESH_SECONDS
+
+
+def _touch(path: Path) -> None:
+    with contextlib.suppress(OSError):  # a read-only folder: readers let go when idle only
+        path.touch()
 
 
 @contextmanager
@@ -108,43 +141,42 @@ def reading(path: str | Path | None = None, timeout: float = 10.0
 
 
 class SharedReader:
-    """One read-only connection shared by a burst of reads, then let go.
+    """One read-only connection shared by a dashboard's reads, let go when a writer asks.
 
-    A dashboard page asks for a dozen small results in a row; opening the file for each
-    costs about as much as the query (the catalog and the blocks are read again). Reads
-    made while the connection is open share it (each on a cursor of its own, so threads
-    may read at once); it is closed once nobody has used it for ``idle`` seconds, so the
-    file is free for an import between two interactions, as with one connection per read.
-    A connection older than ``max_age`` is not handed out again: the next read waits for
-    the current ones to end, leaves the file free for ``gap`` seconds (a waiting import
-    takes it then) and opens a new one. ``opens`` counts the connections opened.
+    Opening the file for each read costs about as much as a dashboard query (the catalog
+    and the blocks are read again), so reads share one connection (each on a cursor of
+    its own, so threads may read at once) and it stays open between interactions. It is
+    closed, as soon as no read is running, when an import waits for the file (the
+    importer renews a request file next to the database while it waits:
+    :func:`write_requested`), or when nobody has read for ``idle`` seconds. Reads made
+    while an import holds the file wait for it (lock retries with backoff, up to
+    ``timeout`` seconds), so a page shows the new games afterwards. ``opens`` counts the
+    connections opened.
     """
 
-    def __init__(self, path: str | Path | None = None, *, idle: float = 0.25,
-                 max_age: float = 5.0, gap: float = 0.5, timeout: float = 10.0) -> None:
+    def __init__(self, path: str | Path | None = None, *, idle: float = 60.0,
+                 poll: float = 0.1, timeout: float = 10.0) -> None:
         self.path = resolve_db(path)
-        self.idle, self.max_age, self.gap, self.timeout = idle, max_age, gap, timeout
+        self.idle, self.poll, self.timeout = idle, poll, timeout
         self.opens = 0
         self._con: duckdb.DuckDBPyConnection | None = None
-        self._opened = self._last_used = 0.0
+        self._last_used = 0.0
         self._users = 0
         self._free = threading.Condition()
-        self._timer: threading.Timer | None = None
+        self._watch: threading.Thread | None = None
 
     @contextmanager
     def read(self) -> Iterator[duckdb.DuckDBPyConnection]:
         """A cursor on the shared connection (opened, with lock retries, when needed)."""
         with self._free:
-            if self._con is not None and time.monotonic() - self._opened > self.max_age:
-                while self._users:
-                    self._free.wait()
-                if self._con is not None:
-                    self._close_now()
-                    time.sleep(self.gap)
+            if self._con is not None and not self._users and write_requested(self.path):
+                self._close_now()
             if self._con is None:
                 self._con = connect(self.path, read_only=True, timeout=self.timeout)
-                self._opened = time.monotonic()
                 self.opens += 1
+                self._watch = threading.Thread(target=self._watch_file, args=(self._con,),
+                                               daemon=True)
+                self._watch.start()
             self._users += 1
             cursor = self._con.cursor()
         try:
@@ -154,31 +186,34 @@ class SharedReader:
             with self._free:
                 self._users -= 1
                 self._last_used = time.monotonic()
+                if not self._users and write_requested(self.path):
+                    self._close_now()
                 self._free.notify_all()
-                self._close_later()
 
     @property
     def is_open(self) -> bool:
         return self._con is not None
 
     def close(self) -> None:
-        """Close the connection now (readers still using it finish first)."""
+        """Close the connection now (reads still running finish first)."""
         with self._free:
             while self._users:
                 self._free.wait()
             self._close_now()
 
-    def _close_later(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-        self._timer = threading.Timer(self.idle, self._close_if_idle)
-        self._timer.daemon = True
-        self._timer.start()
-
-    def _close_if_idle(self) -> None:
-        with self._free:
-            if not self._users and time.monotonic() - self._last_used >= self.idle * 0.9:
-                self._close_now()
+    def _watch_file(self, con: duckdb.DuckDBPyConnection) -> None:
+        """While ``con`` is the open connection: close it when idle or asked to."""
+        while True:
+            time.sleep(self.poll)
+            with self._free:
+                if self._con is not con:
+                    return
+                if self._users:
+                    continue
+                if (time.monotonic() - self._last_used >= self.idle
+                        or write_requested(self.path)):
+                    self._close_now()
+                    return
 
     def _close_now(self) -> None:
         if self._con is not None:

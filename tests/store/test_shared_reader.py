@@ -1,8 +1,9 @@
-"""SharedReader: a burst of reads shares one read-only connection, which is then let go,
-so an import (another process) gets the file between bursts."""
+"""SharedReader: the dashboard's reads share one read-only connection, kept between
+interactions and let go as soon as an import (another process) asks for the file."""
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from pathlib import Path
@@ -10,14 +11,23 @@ from pathlib import Path
 import pytest
 from gamefiles import run_python
 
-from gops_records.store.db import SharedReader, connect
+from gops_records.store.db import (
+    REQUEST_FRESH_SECONDS,
+    SharedReader,
+    connect,
+    write_request_path,
+    write_requested,
+)
 
-#: Opens the file read-write in another process; prints "ok" or the error's class.
+#: Opens the file read-write in another process, as an import does; prints "ok <seconds
+#: waited>" or "locked".
 WRITER = """
+import time
 from gops_records.store.db import connect, DatabaseLocked
+start = time.monotonic()
 try:
     connect({db!r}, timeout={timeout}).close()
-    print("ok")
+    print("ok", round(time.monotonic() - start, 2))
 except DatabaseLocked:
     print("locked")
 """
@@ -33,11 +43,12 @@ def db(tmp_path: Path) -> Path:
     return path
 
 
-def _writer(db: Path, timeout: float) -> str:
+def _writer(db: Path, timeout: float) -> tuple[str, float]:
     proc = run_python(WRITER.format(db=str(db), timeout=timeout))
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
-    return out.strip()
+    word, *waited = out.split()
+    return word, float(waited[0]) if waited else timeout
 
 
 def _imports(reader: SharedReader) -> int:
@@ -45,46 +56,71 @@ def _imports(reader: SharedReader) -> int:
         return con.execute("SELECT count(*) FROM imports").fetchall()[0][0]
 
 
-def test_a_burst_of_reads_opens_the_file_once(db: Path) -> None:
-    reader = SharedReader(db, idle=5.0)
-    assert [_imports(reader) for _ in range(5)] == [1] * 5
+def test_reads_share_one_connection_between_interactions(db: Path) -> None:
+    reader = SharedReader(db)
+    assert _imports(reader) == 1
+    time.sleep(0.3)  # a pause between two interactions: the connection stays
+    assert [_imports(reader) for _ in range(4)] == [1] * 4
     assert reader.opens == 1 and reader.is_open
     reader.close()
     assert not reader.is_open
 
 
-def test_the_file_is_let_go_after_the_idle_time(db: Path) -> None:
-    reader = SharedReader(db, idle=0.1)
+def test_an_import_waiting_for_the_file_gets_it_at_once(db: Path) -> None:
+    reader = SharedReader(db, poll=0.05)
+    assert _imports(reader) == 1 and reader.is_open
+    word, waited = _writer(db, timeout=10)
+    assert word == "ok"
+    assert waited < 2.0  # the reader let go within a few polls, not after its idle time
+    assert not reader.is_open
+    assert not write_request_path(db).exists()  # the writer withdrew its request
+    # the next read opens again and sees what the writer left
+    assert _imports(reader) == 1 and reader.opens == 2
+    reader.close()
+
+
+def test_an_import_waits_while_a_read_is_running(db: Path) -> None:
+    reader = SharedReader(db, poll=0.05)
+    with reader.read():
+        writer = run_python(WRITER.format(db=str(db), timeout=10))
+        deadline = time.monotonic() + 20
+        while not write_requested(db) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert write_requested(db)  # it waits, and says so
+        time.sleep(0.3)
+        assert writer.poll() is None and reader.is_open  # a running read is not cut short
+    out, err = writer.communicate(timeout=60)
+    assert out.split()[0] == "ok", err
+    assert not reader.is_open  # let go as soon as the read ended
+    reader.close()
+
+
+def test_the_connection_is_let_go_after_the_idle_time(db: Path) -> None:
+    reader = SharedReader(db, idle=0.1, poll=0.02)
     assert _imports(reader) == 1
     deadline = time.monotonic() + 5
     while reader.is_open and time.monotonic() < deadline:
         time.sleep(0.02)
     assert not reader.is_open
-    assert _writer(db, timeout=0) == "ok"  # no wait needed: nobody holds the file
-    assert _imports(reader) == 1 and reader.opens == 2
+    assert _writer(db, timeout=0)[0] == "ok"
 
 
-def test_an_import_waits_while_the_connection_is_in_use(db: Path) -> None:
-    reader = SharedReader(db, idle=30.0)
-    with reader.read():
-        assert _writer(db, timeout=0.3) == "locked"
-    reader.close()
-    assert _writer(db, timeout=0) == "ok"
-
-
-def test_an_old_connection_is_replaced_after_a_gap(db: Path) -> None:
-    reader = SharedReader(db, idle=30.0, max_age=0.05, gap=0.2)
+def test_a_stale_request_is_ignored(db: Path) -> None:
+    request = write_request_path(db)
+    request.touch()
+    assert write_requested(db)
+    old = time.time() - REQUEST_FRESH_SECONDS - 5
+    os.utime(request, (old, old))  # a writer killed while waiting left it behind
+    assert not write_requested(db)
+    reader = SharedReader(db)
     _imports(reader)
-    time.sleep(0.1)
-    started = time.monotonic()
     _imports(reader)
-    assert reader.opens == 2
-    assert time.monotonic() - started >= 0.2  # the file was left free for the gap
+    assert reader.opens == 1
     reader.close()
 
 
 def test_threads_read_at_once_on_cursors_of_their_own(db: Path) -> None:
-    reader = SharedReader(db, idle=5.0)
+    reader = SharedReader(db)
     results: list[int] = []
     barrier = threading.Barrier(4)
 
