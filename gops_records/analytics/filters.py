@@ -191,8 +191,8 @@ def games_cte(f: Filters, columns: str = "g.*", name: str = "fg") -> tuple[str, 
 def in_scope(f: Filters, name: str = "fg") -> str:
     """A join clause keeping rows of the games in CTE ``name``; nothing when nothing is filtered.
 
-    Reading the VARCHAR ``game_id`` of millions of rounds or bids is the dominant cost of a
-    query, so with empty filters the join is left out altogether.
+    Matching millions of rounds to the kept games is the dominant cost of a query that
+    reads rounds, so with empty filters the join is left out altogether.
     """
     return "" if f.is_empty else f"SEMI JOIN {name} USING (game_id)"
 

@@ -83,8 +83,9 @@ def dashboard(
     """Open the dashboard: session results, players' bidding, ties and pools, games, data quality.
 
     Serves on 127.0.0.1 (this machine only) unless --address says otherwise. The
-    dashboard reads the database with short-lived read-only connections, so
-    `gops import` can add games while it is open; pages show them on the next click.
+    dashboard keeps a read-only connection between clicks and lets it go as soon as
+    `gops import` asks for the file, so imports can add games while it is open; pages
+    show them on the next click.
 
     Example:
 

@@ -2,7 +2,8 @@
 
 DuckDB allows one read-write process or many read-only processes on a file, never
 both. Writers (imports) and readers (the dashboard, analytics) therefore both retry
-the lock with backoff, and readers keep their connections short-lived.
+the lock with backoff, and readers keep their connections short-lived, or, like the
+dashboard's :class:`SharedReader`, let them go as soon as a waiting writer asks.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from gamefiles import counts, run_python, write_club_games
 from gops_records.importer import import_paths
 from gops_records.store.db import DatabaseLocked, reading
 
-# Opens a short-lived read-only connection per read, as the dashboard does, until the
+# Opens a short-lived read-only connection per read, as a notebook would, until the
 # stop file appears; says when its first read is done, then prints what it saw. Any
 # exception ends it with a traceback.
 READER = """
