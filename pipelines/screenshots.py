@@ -170,7 +170,8 @@ def sample_db(folder: Path) -> Path:
     from gops_records.importer import import_paths
 
     db = folder / "samples.duckdb"
-    import_paths([ROOT / "data" / "samples"], db)
+    with contextlib.chdir(ROOT):  # sources as a user's `gops demo` stores them: data/samples/...
+        import_paths([Path("data") / "samples"], db)
     return db
 
 
