@@ -199,7 +199,8 @@ def _write_parquet(con: duckdb.DuckDBPyConnection, out: Path, selection: GameFil
     where, params = selection.where()
     out.mkdir(parents=True, exist_ok=True)
     for table in PARQUET_TABLES:
-        rows = (f"SELECT g.* FROM games g WHERE {where} ORDER BY {_ORDER}" if table == "games"
+        rows = (f"SELECT g.* EXCLUDE (tag_list) FROM games g WHERE {where} ORDER BY {_ORDER}"
+                if table == "games"
                 else f"SELECT t.* FROM {table} t SEMI JOIN (SELECT game_id FROM games g "
                      f"WHERE {where}) USING (game_id) ORDER BY {_CHILD_ORDER[table]}")
         with _replacing(out / f"{table}.parquet") as tmp:

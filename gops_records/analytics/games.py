@@ -40,7 +40,9 @@ def list_games(con: duckdb.DuckDBPyConnection, f: Filters, limit: int = 200,
     players, result, winner, rounds_played, tie_rule, n_players, finished, source,
     source_game.
     """
-    scope, params = games_cte(f)
+    scope, params = games_cte(f, "g.game_id, g.date, g.event, g.match, g.result, g.winner, "
+                                 "g.finished, g.rounds_played, g.tie_rule, g.n_players, "
+                                 "g.source, g.source_game")
     extra = ""
     if player is not None:
         extra = "WHERE game_id IN (SELECT game_id FROM game_players WHERE player = ?)"

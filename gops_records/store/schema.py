@@ -124,7 +124,9 @@ CREATE TABLE games_v2 (
     unclaimed      SMALLINT,           -- NULL while unfinished
     result         VARCHAR,            -- e.g. '44-24'; NULL while unfinished
     winner         VARCHAR,            -- player name; NULL for a draw or unfinished
-    tags           MAP(VARCHAR, VARCHAR) NOT NULL,
+    tag_list       STRUCT(key VARCHAR, value VARCHAR)[] NOT NULL,  -- every tag, in file order
+    tags           MAP(VARCHAR, VARCHAR)   -- the same as a map, computed when read
+                   GENERATED ALWAYS AS (map_from_entries(tag_list)) VIRTUAL,
     ties           TINYINT NOT NULL,   -- tied rounds
     tie_mask       SMALLINT NOT NULL,  -- bit r-1 set when round r tied
     carried        SMALLINT NOT NULL,  -- prize value carried into a later round (carry rule)
@@ -170,12 +172,13 @@ FROM rounds r JOIN (
 INSERT INTO game_players_v2
 SELECT ('0x' || game_id)::UBIGINT, seat, player, score, outcome FROM game_players;
 
-INSERT INTO games_v2
-SELECT ('0x' || g.game_id)::UBIGINT, g.import_id, g.source, g.source_game, g.source_line,
-       g.event, g.site, g.date, g.date_text, g.round, g.match, g.tie_rule, g.cards,
-       g.prize_order, g.n_players, g.finished, g.rounds_played, g.unclaimed, g.result,
-       g.winner, g.tags, coalesce(s.ties, 0), coalesce(s.tie_mask, 0),
-       coalesce(s.carried, 0), coalesce(s.max_pool, 0)
+INSERT INTO games_v2 BY NAME
+SELECT ('0x' || g.game_id)::UBIGINT AS game_id, g.import_id, g.source, g.source_game,
+       g.source_line, g.event, g.site, g.date, g.date_text, g.round, g.match, g.tie_rule,
+       g.cards, g.prize_order, g.n_players, g.finished, g.rounds_played, g.unclaimed,
+       g.result, g.winner, map_entries(g.tags) AS tag_list, coalesce(s.ties, 0) AS ties,
+       coalesce(s.tie_mask, 0) AS tie_mask, coalesce(s.carried, 0) AS carried,
+       coalesce(s.max_pool, 0) AS max_pool
 FROM games g LEFT JOIN (
     SELECT r.game_id, count(*) FILTER (r.tie) AS ties,
            coalesce(bit_or(1::INTEGER << (r.round_no::INTEGER - 1)) FILTER (r.tie), 0) AS tie_mask,

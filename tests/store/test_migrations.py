@@ -22,8 +22,8 @@ HEX = "format('{:016x}', game_id) AS game_id"
 #: How each version 1 table is filled from a version 2 database (attached as ``new``).
 V1_ROWS = {
     "imports": "SELECT * FROM new.imports",
-    "games": f"SELECT {HEX}, * EXCLUDE (game_id, ties, tie_mask, carried, max_pool) "
-             "FROM new.games",
+    "games": f"SELECT {HEX}, * EXCLUDE (game_id, tag_list, ties, tie_mask, carried, "
+             "max_pool) FROM new.games",
     "game_players": f"SELECT {HEX}, * EXCLUDE (game_id) FROM new.game_players",
     "rounds": f"SELECT {HEX}, * EXCLUDE (game_id, bid_a, bid_b, bid_c, bid_d) FROM new.rounds",
     "bids": f"SELECT {HEX}, * EXCLUDE (game_id) FROM new.bids",

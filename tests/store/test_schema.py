@@ -26,6 +26,7 @@ CONTRACT: dict[str, dict[str, tuple[str, ...]]] = {
         "tie_rule": ("VARCHAR",), "cards": INT, "n_players": INT, "finished": ("BOOLEAN",),
         "rounds_played": INT, "unclaimed": INT, "result": ("VARCHAR",),
         "winner": ("VARCHAR",), "tags": ("MAP(VARCHAR, VARCHAR)",),
+        "tag_list": ('STRUCT("key" VARCHAR, "value" VARCHAR)[]',),
         "ties": INT, "tie_mask": INT, "carried": INT, "max_pool": INT,
     },
     "game_players": {
