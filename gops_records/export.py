@@ -147,7 +147,8 @@ def iter_records(con: duckdb.DuckDBPyConnection, selection: GameFilter | None = 
             if n != current:
                 if current is not None:
                     yield GameRecord(tags, tuple(rounds), points)
-                current, tags, rounds = n, dict(game_tags), []
+                current, rounds = n, []
+                tags = {t["key"]: t["value"] for t in game_tags}
                 points = tuple(int(x) for x in result_text.split("-")) if result_text else None
             if prize is not None:
                 rounds.append(RoundRecord(CardToken(prize), tuple(map(CardToken, bids)),
@@ -179,7 +180,7 @@ def csv_query(where: str) -> str:
     expr = {"game": "sel.game_id", "round": "r.round_no", "prize": "r.prize",
             "comment": "r.comment"}
     expr |= {f"bid_{s}": f"r.bid_{s}" for s in "abcd"}
-    expr |= {column: f"sel.tags['{tag}']" for column, tag in CSV_TAG_OF.items()}
+    expr |= {column: f"tag(sel.tags, '{tag}')" for column, tag in CSV_TAG_OF.items()}
     select = ", ".join(f'{expr[c]} AS "{c}"' for c in COLUMNS)
     return (_selected(where) + f"SELECT {select} FROM sel JOIN rounds r USING (game_id) "
             "ORDER BY sel.n, r.round_no")
@@ -199,8 +200,7 @@ def _write_parquet(con: duckdb.DuckDBPyConnection, out: Path, selection: GameFil
     where, params = selection.where()
     out.mkdir(parents=True, exist_ok=True)
     for table in PARQUET_TABLES:
-        rows = (f"SELECT g.* EXCLUDE (tag_list) FROM games g WHERE {where} ORDER BY {_ORDER}"
-                if table == "games"
+        rows = (f"SELECT g.* FROM games g WHERE {where} ORDER BY {_ORDER}" if table == "games"
                 else f"SELECT t.* FROM {table} t SEMI JOIN (SELECT game_id FROM games g "
                      f"WHERE {where}) USING (game_id) ORDER BY {_CHILD_ORDER[table]}")
         with _replacing(out / f"{table}.parquet") as tmp:

@@ -45,7 +45,7 @@ def test_csv_numbers_ranks_suits_and_both_date_forms(tmp_path: Path) -> None:
     summary, db = _import(tmp_path, "log.csv", CSV)
     assert (summary.games_new, summary.games_rejected) == (2, 0)
     rows = _rows(db, "SELECT source_game, source_line, date, date_text, event, result, winner, "
-                     "tags FROM games ORDER BY source_game")
+                     "map_from_entries(tags) FROM games ORDER BY source_game")
     assert rows == [
         (1, 2, date(2026, 11, 26), "2026.11.26", "Club", "2-4", "Bob",
          {"A": "Ann", "B": "Bob", "Event": "Club", "Date": "2026.11.26", "TieRule": "carry",
@@ -66,7 +66,8 @@ def test_only_required_columns_and_unnamed_players(tmp_path: Path) -> None:
     summary, db = _import(tmp_path, "min.csv", text)
     # no Cards column: a 13-card game with 3 of its rounds played, so unfinished
     assert (summary.games_new, summary.games_rejected) == (1, 0)
-    assert _rows(db, "SELECT cards, finished, result, winner, tags FROM games") == [
+    assert _rows(db, "SELECT cards, finished, result, winner, map_from_entries(tags) "
+                     "FROM games") == [
         (13, False, None, None, {})]
     assert _rows(db, "SELECT seat, player, score, outcome FROM game_players ORDER BY seat") == [
         ("A", "A", 2, None), ("B", "B", 4, None)]

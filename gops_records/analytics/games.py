@@ -112,7 +112,7 @@ def game_detail(con: duckdb.DuckDBPyConnection, game_id: str | int) -> GameDetai
     columns = _bid_columns(seats["seat"].to_list(), header["players"])
     header["bid_columns"] = list(columns.values())
     header["seats"] = list(columns)
-    header["tags"] = dict(run(con, "SELECT unnest(map_entries(tags)) AS e FROM games "
+    header["tags"] = dict(run(con, "SELECT unnest(tags) AS e FROM games "
                                    "WHERE game_id = ?", [game_id])
                           .unnest("e").iter_rows())
     rounds = run(con, """SELECT round_no::INTEGER AS round_no, prize::INTEGER AS prize,

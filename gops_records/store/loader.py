@@ -27,7 +27,7 @@ _GAME_COLUMNS = (
     "game_id, ? AS import_id, source, source_game, source_line, event, site, "
     "try_strptime(date_text, '%Y.%m.%d')::DATE AS date, date_text, round, match, tie_rule, "
     "cards, prize_order, n_players, finished, rounds_played, unclaimed, result, winner, "
-    "tags AS tag_list, ties, tie_mask, carried, max_pool"
+    "tags, ties, tie_mask, carried, max_pool"
 )
 
 _CHILD_KEYS = {
@@ -165,7 +165,7 @@ def _insert_games(con: duckdb.DuckDBPyConnection, import_id: int,
                   height: int) -> None:
     """Insert ``new_games`` (distinct, not stored yet) and their child rows."""
     stage_games = new_games  # noqa: F841  (read by name in the SQL)
-    con.execute(f"INSERT INTO games BY NAME SELECT {_GAME_COLUMNS} FROM stage_games", [import_id])
+    con.execute(f"INSERT INTO games SELECT {_GAME_COLUMNS} FROM stage_games", [import_id])
     for table, key in _CHILD_KEYS.items():
         frame = frames[table]
         if new_games.height != height:  # repeats in the batch, or stored games
@@ -184,7 +184,7 @@ def _insert_games_by_join(con: duckdb.DuckDBPyConnection, import_id: int,
                 "ANTI JOIN games USING (game_id)")
     new = scalar(con, "SELECT count(*) FROM new_ids")
     if new:
-        con.execute(f"INSERT INTO games BY NAME SELECT {_GAME_COLUMNS} FROM stage_games "
+        con.execute(f"INSERT INTO games SELECT {_GAME_COLUMNS} FROM stage_games "
                     "SEMI JOIN new_ids USING (game_id)", [import_id])
         repeats = unique.height != games.height
         for table, key in _CHILD_KEYS.items():

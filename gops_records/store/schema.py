@@ -124,9 +124,7 @@ CREATE TABLE games_v2 (
     unclaimed      SMALLINT,           -- NULL while unfinished
     result         VARCHAR,            -- e.g. '44-24'; NULL while unfinished
     winner         VARCHAR,            -- player name; NULL for a draw or unfinished
-    tag_list       STRUCT(key VARCHAR, value VARCHAR)[] NOT NULL,  -- every tag, in file order
-    tags           MAP(VARCHAR, VARCHAR)   -- the same as a map, computed when read
-                   GENERATED ALWAYS AS (map_from_entries(tag_list)) VIRTUAL,
+    tags           STRUCT(key VARCHAR, value VARCHAR)[] NOT NULL,  -- every tag, in file order
     ties           TINYINT NOT NULL,   -- tied rounds
     tie_mask       SMALLINT NOT NULL,  -- bit r-1 set when round r tied
     carried        SMALLINT NOT NULL,  -- prize value carried into a later round (carry rule)
@@ -176,7 +174,7 @@ INSERT INTO games_v2 BY NAME
 SELECT ('0x' || g.game_id)::UBIGINT AS game_id, g.import_id, g.source, g.source_game,
        g.source_line, g.event, g.site, g.date, g.date_text, g.round, g.match, g.tie_rule,
        g.cards, g.prize_order, g.n_players, g.finished, g.rounds_played, g.unclaimed,
-       g.result, g.winner, map_entries(g.tags) AS tag_list, coalesce(s.ties, 0) AS ties,
+       g.result, g.winner, map_entries(g.tags) AS tags, coalesce(s.ties, 0) AS ties,
        coalesce(s.tie_mask, 0) AS tie_mask, coalesce(s.carried, 0) AS carried,
        coalesce(s.max_pool, 0) AS max_pool
 FROM games g LEFT JOIN (
@@ -197,6 +195,11 @@ ALTER TABLE game_players_v2 RENAME TO game_players;
 ALTER TABLE rounds_v2 RENAME TO rounds;
 """
 
+#: ``tag(tags, 'Round')``: a tag's value from games.tags (NULL when the game has no such tag).
+TAG_MACRO = """
+CREATE MACRO tag(tags, name) AS list_filter(tags, lambda t: t.key = name)[1].value;
+"""
+
 #: The bids of every round, one row per seat: what version 1 stored as a table.
 BIDS_VIEW = """
 CREATE VIEW bids AS
@@ -210,7 +213,7 @@ FROM rounds r JOIN game_players p USING (game_id);
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema: imports, games, game_players, rounds, bids, rejects", _V1),
     Migration(2, "numeric game_id, bids in their round (bids is a view), per-game tie and "
-                 "pool summary", _V2_TABLES + _V2_COPY + BIDS_VIEW),
+                 "pool summary", _V2_TABLES + _V2_COPY + BIDS_VIEW + TAG_MACRO),
 )
 
 #: Tables a user may query (``bids`` is a view); the order is the load order.

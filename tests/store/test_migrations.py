@@ -22,8 +22,8 @@ HEX = "format('{:016x}', game_id) AS game_id"
 #: How each version 1 table is filled from a version 2 database (attached as ``new``).
 V1_ROWS = {
     "imports": "SELECT * FROM new.imports",
-    "games": f"SELECT {HEX}, * EXCLUDE (game_id, tag_list, ties, tie_mask, carried, "
-             "max_pool) FROM new.games",
+    "games": f"SELECT {HEX}, * EXCLUDE (game_id, tags, ties, tie_mask, carried, max_pool), "
+             "map_from_entries(tags) FROM new.games",
     "game_players": f"SELECT {HEX}, * EXCLUDE (game_id) FROM new.game_players",
     "rounds": f"SELECT {HEX}, * EXCLUDE (game_id, bid_a, bid_b, bid_c, bid_d) FROM new.rounds",
     "bids": f"SELECT {HEX}, * EXCLUDE (game_id) FROM new.bids",
@@ -35,8 +35,7 @@ def _rows(db: Path) -> dict[str, list]:
     with reading(db) as con:
         return {t: con.execute(f"SELECT * FROM {t} ORDER BY ALL").fetchall()
                 for t in ("imports", "game_players", "rounds", "bids", "rejects")} | {
-            "games": con.execute("SELECT * EXCLUDE (tags), map_entries(tags) FROM games "
-                                 "ORDER BY game_id").fetchall()}
+            "games": con.execute("SELECT * FROM games ORDER BY game_id").fetchall()}
 
 
 @pytest.fixture(scope="module")
@@ -98,3 +97,20 @@ def test_the_bids_view_has_one_row_per_seat_and_round(current: Path) -> None:
         untied = con.execute("SELECT count(*) FROM rounds WHERE NOT tie").fetchall()[0][0]
     assert bids == expected
     assert won == untied  # each untied round has exactly one winning bid
+
+
+def test_the_tag_macro_reads_one_tag(current: Path) -> None:
+    with reading(current) as con:
+        rows = con.execute("""
+            SELECT count(*) FILTER (tag(tags, 'Event') = event),
+                   count(*) FILTER (tag(tags, 'Event') IS NULL),
+                   count(*) FILTER (tag(tags, 'NoSuchTag') IS NOT NULL),
+                   count(*) FILTER (tag(tags, 'A') = (SELECT p.player FROM game_players p
+                                                      WHERE p.game_id = g.game_id
+                                                        AND p.seat = 'A')),
+                   count(*)
+            FROM games g""").fetchall()
+    with_event, without_event, bogus, named_a, games = rows[0]
+    assert with_event + without_event == games > 300 and with_event > 300
+    assert bogus == 0
+    assert named_a == games  # every sample names seat A

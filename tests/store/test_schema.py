@@ -25,8 +25,7 @@ CONTRACT: dict[str, dict[str, tuple[str, ...]]] = {
         "date": ("DATE",), "round": ("VARCHAR",), "match": ("VARCHAR",),
         "tie_rule": ("VARCHAR",), "cards": INT, "n_players": INT, "finished": ("BOOLEAN",),
         "rounds_played": INT, "unclaimed": INT, "result": ("VARCHAR",),
-        "winner": ("VARCHAR",), "tags": ("MAP(VARCHAR, VARCHAR)",),
-        "tag_list": ('STRUCT("key" VARCHAR, "value" VARCHAR)[]',),
+        "winner": ("VARCHAR",), "tags": ('STRUCT("key" VARCHAR, "value" VARCHAR)[]',),
         "ties": INT, "tie_mask": INT, "carried": INT, "max_pool": INT,
     },
     "game_players": {
