@@ -33,8 +33,8 @@ def content_ids(keys: pl.Series) -> pl.Series:
     """``content_id`` of every key (the first 16 hex digits of its MD5 as a number), via
     DuckDB."""
     con = getattr(_local, "con", None)
-    if con is None:
-        con = _local.con = duckdb.connect()
+    if con is None:  # one per worker thread, each single-threaded: the workers are the threads
+        con = _local.con = duckdb.connect(config={"threads": 1})
     frame = keys.rename("k").to_frame()  # noqa: F841  (read by name in the SQL below)
     return con.sql("SELECT ('0x' || substr(md5(k), 1, 16))::UBIGINT AS game_id "
                    "FROM frame").pl()["game_id"]
