@@ -9,7 +9,7 @@ from __future__ import annotations
 import duckdb
 import polars as pl
 
-from gops_records.analytics.filters import Filters, games_cte, in_scope, run
+from gops_records.analytics.filters import Filters, games_cte, run
 from gops_records.analytics.shapes import game_shapes
 from gops_records.analytics.stats import wilson, with_wilson
 from gops_records.cards import MAX_RANK
@@ -64,48 +64,34 @@ def ties_by_pair(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     appears twice, once from each side. Columns: player, opponent, rounds, ties, rate,
     ci_low, ci_high; most rounds first.
     """
-    # Each game's roster (one row per game, players by seat, as small numbers: grouping
-    # a million games by four names costs more than looking the names up) and its tie
-    # count (from the tied rounds only) are joined to the kept games once; games are then
-    # summed per roster (the same players in the same seats), which leaves few rows to
-    # expand into pairs. With two players every tie is theirs; only the tied rounds of 3-4
-    # player games need the bids, to see who shared the top bid.
+    # Two-player games (nearly all) pair seat A with seat B by two joins on the game and
+    # take their tie count from games.ties; 3-4 player games pair every two seats, and
+    # only their tied rounds are read, to see who shared the top bid.
     scope, params = games_cte(f, "g.game_id, g.rounds_played, g.n_players, g.ties")
     out = run(con, f"""WITH {scope},
-        names AS (
-            SELECT player, (row_number() OVER ())::INTEGER AS pid
-            FROM (SELECT DISTINCT player FROM game_players)
+        two AS (
+            SELECT a.player AS pa, b.player AS pb, sum(fg.rounds_played) AS rounds,
+                   sum(fg.ties) AS ties
+            FROM fg
+            JOIN game_players a ON a.game_id = fg.game_id AND a.seat = 'A'
+            JOIN game_players b ON b.game_id = fg.game_id AND b.seat = 'B'
+            WHERE fg.n_players = 2
+            GROUP BY ALL
         ),
-        roster AS (
-            SELECT game_id,
-                   any_value(pid) FILTER (seat = 'A') AS a,
-                   any_value(pid) FILTER (seat = 'B') AS b,
-                   any_value(pid) FILTER (seat = 'C') AS c,
-                   any_value(pid) FILTER (seat = 'D') AS d
-            FROM game_players JOIN names USING (player) {in_scope(f)} GROUP BY game_id
+        more AS (
+            SELECT p.player AS pa, q.player AS pb, sum(fg.rounds_played) AS rounds, 0 AS ties
+            FROM (SELECT game_id, rounds_played FROM fg WHERE n_players > 2) fg
+            JOIN game_players p ON p.game_id = fg.game_id
+            JOIN game_players q ON q.game_id = fg.game_id AND q.seat > p.seat
+            GROUP BY ALL
         ),
-        per_game AS (
-            SELECT a, b, c, d, fg.rounds_played AS rounds, fg.n_players,
-                   fg.ties::BIGINT AS ties
-            FROM fg JOIN roster USING (game_id)
-        ),
-        per_pids AS (
-            SELECT a, b, c, d, n_players, sum(rounds)::BIGINT AS rounds,
-                   sum(ties)::BIGINT AS ties
-            FROM per_game GROUP BY ALL
-        ),
-        per_roster AS (
-            SELECT list_value(na.player, nb.player, nc.player, nd.player) AS seats,
-                   n_players, rounds, ties
-            FROM per_pids
-            LEFT JOIN names na ON na.pid = a LEFT JOIN names nb ON nb.pid = b
-            LEFT JOIN names nc ON nc.pid = c LEFT JOIN names nd ON nd.pid = d
-        ),
+        pairs AS (SELECT * FROM two UNION ALL SELECT * FROM more),
         together AS (
-            SELECT seats[i] AS player, seats[j] AS opponent, sum(rounds)::BIGINT AS rounds,
-                   coalesce(sum(ties) FILTER (n_players = 2), 0)::BIGINT AS ties_two
-            FROM per_roster, range(1, 5) AS s(i), range(1, 5) AS t(j)
-            WHERE i <> j AND i <= n_players AND j <= n_players
+            SELECT player, opponent, sum(rounds)::BIGINT AS rounds,
+                   sum(ties)::BIGINT AS ties_two
+            FROM (SELECT pa AS player, pb AS opponent, rounds, ties FROM pairs
+                  UNION ALL
+                  SELECT pb, pa, rounds, ties FROM pairs)
             GROUP BY ALL
         ),
         many AS (
