@@ -163,16 +163,23 @@ def final_ties(con: duckdb.DuckDBPyConnection, f: Filters) -> dict:
     ties too), mean_pool_left (mean last-round pool in games that ended on a tie).
     Rate, ci and means are None when there are no finished games.
     """
-    scope, params = games_cte(f, "g.game_id, g.cards, g.unclaimed, g.finished, g.tie_mask")
+    # Under carry, a game that ended on a tie left exactly its last pool unclaimed (every
+    # earlier carried pool was won later or is part of it), so only discard games, whose
+    # unclaimed points also count earlier ties, need their last round read.
+    scope, params = games_cte(f, "g.game_id, g.cards, g.unclaimed, g.finished, g.tie_mask, "
+                                 "g.tie_rule")
     row = run(con, f"""WITH {scope},
         ended_tied AS (
-            SELECT game_id, cards FROM fg
+            SELECT game_id, cards, tie_rule, unclaimed FROM fg
             WHERE finished AND (tie_mask >> (cards - 1)) & 1 = 1
         ),
+        discarded AS (SELECT game_id, cards FROM ended_tied WHERE tie_rule = 'discard'),
         last_tied AS (
+            SELECT unclaimed AS pool_value FROM ended_tied WHERE tie_rule = 'carry'
+            UNION ALL
             SELECT r.pool_value
-            FROM rounds r JOIN ended_tied e ON e.game_id = r.game_id AND r.round_no = e.cards
-            WHERE r.tie AND r.round_no >= (SELECT min(cards) FROM ended_tied)
+            FROM rounds r JOIN discarded e ON e.game_id = r.game_id AND r.round_no = e.cards
+            WHERE r.tie AND r.round_no >= (SELECT min(cards) FROM discarded)
         )
         SELECT (SELECT count(*) FROM fg WHERE finished) AS games,
                (SELECT count(*) FROM last_tied) AS ending_on_tie,
