@@ -9,8 +9,9 @@ from __future__ import annotations
 import duckdb
 import polars as pl
 
-from gops_records.analytics.filters import Filters, games_cte, in_scope, run
+from gops_records.analytics.filters import Filters, games_cte, run
 from gops_records.analytics.shapes import game_shapes
+from gops_records.cards import MAX_RANK
 
 
 def pool_distribution(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
@@ -18,12 +19,43 @@ def pool_distribution(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFram
 
     Columns: pool_value, pool_cards, rounds.
     """
-    scope, params = games_cte(f, "g.game_id")
-    return run(con, f"""WITH {scope}
-        SELECT r.pool_value::INTEGER AS pool_value, len(r.pool_cards)::INTEGER AS pool_cards,
-               count(*) AS rounds
-        FROM rounds r {in_scope(f)}
-        GROUP BY ALL ORDER BY pool_value, pool_cards""", params)
+    if f.is_empty:
+        return run(con, """
+            SELECT pool_value::INTEGER AS pool_value, len(pool_cards)::INTEGER AS pool_cards,
+                   count(*) AS rounds
+            FROM rounds GROUP BY ALL ORDER BY pool_value, pool_cards""")
+    # Matching 13M rounds to the kept games dominates, so read as few rounds as possible: a
+    # finished game reveals each prize 1..cards once, and a round nothing was carried into
+    # has the prize alone as its pool. So the kept finished games give every prize once,
+    # from which the rounds with a carried pool (a tenth of them) are moved to their real
+    # pool; unfinished games are read whole.
+    scope, params = games_cte(f, "g.game_id, g.cards, g.finished")
+    return run(con, f"""WITH {scope},
+        done AS (SELECT cards, count(*) AS games FROM fg WHERE finished GROUP BY cards),
+        deck AS (
+            SELECT n.v AS pool_value, 1 AS pool_cards, sum(d.games) AS rounds
+            FROM done d, range(1, {MAX_RANK + 1}) AS n(v) WHERE n.v <= d.cards GROUP BY n.v
+        ),
+        carried AS (
+            SELECT r.prize, r.pool_value, len(r.pool_cards) AS pool_cards
+            FROM rounds r SEMI JOIN (SELECT game_id FROM fg WHERE finished) k USING (game_id)
+            WHERE r.carried_in > 0
+        ),
+        open_rounds AS (
+            SELECT r.pool_value, len(r.pool_cards) AS pool_cards
+            FROM rounds r
+            SEMI JOIN (SELECT game_id FROM fg WHERE NOT finished) k USING (game_id)
+        ),
+        parts AS (
+            SELECT pool_value, pool_cards, rounds FROM deck
+            UNION ALL SELECT prize, 1, -count(*) FROM carried GROUP BY prize
+            UNION ALL SELECT pool_value, pool_cards, count(*) FROM carried GROUP BY ALL
+            UNION ALL SELECT pool_value, pool_cards, count(*) FROM open_rounds GROUP BY ALL
+        )
+        SELECT pool_value::INTEGER AS pool_value, pool_cards::INTEGER AS pool_cards,
+               sum(rounds)::BIGINT AS rounds
+        FROM parts GROUP BY ALL HAVING sum(rounds) <> 0
+        ORDER BY pool_value, pool_cards""", params)
 
 
 def largest_pools(con: duckdb.DuckDBPyConnection, f: Filters, limit: int = 10) -> pl.DataFrame:

@@ -150,3 +150,22 @@ def test_hand_measures_match_python(sim, player):
             assert (k, n) == (habits[(habit, phase, "k")], habits[("unforced", phase, "n")])
     got = {(p, b): c for p, b, c in a.relative_bids(con, a.Filters(), player).rows()}
     assert got == dict(cells)
+
+
+@pytest.mark.parametrize("f", [a.Filters(), a.Filters(events=("Sim",)),
+                               a.Filters(tie_rule="carry"), a.Filters(players=("Ann",))],
+                         ids=["all", "every-game", "carry", "ann"])
+def test_pool_distribution_matches_python(sim, f):
+    con, games = sim
+    expected: Counter[tuple[int, int]] = Counter()
+    for profile, names, rs in games:
+        if f.tie_rule and profile.tie_rule.value != f.tie_rule:
+            continue
+        if f.players and not set(f.players) & set(names):
+            continue
+        for r in rs:
+            expected[(r.pool_value, len(r.pool_cards))] += 1
+    got = a.pool_distribution(con, f)
+    assert {(v, c): n for v, c, n in got.rows()} == dict(expected)
+    assert got.select("pool_value", "pool_cards").rows() == sorted(expected)
+    assert any(c > 1 for _, c in expected) and any(len(rs) < p.cards for p, _, rs in games)
