@@ -2,8 +2,8 @@
 
 Every read goes through one :class:`~gops_records.store.db.SharedReader` per database: the
 reads share a read-only DuckDB connection, kept between interactions (a page then reads warm
-data) and closed within a tenth of a second once `gops import` asks for the file, or after a
-minute unused. While an import holds the file, reads wait for it (lock retries with
+data) and closed within a tenth of a second once `gops import` asks for the file, or after
+20 s unused. While an import holds the file, reads wait for it (lock retries with
 backoff). Results are cached with ``st.cache_data`` for a few seconds; the cache key
 includes a stamp of the database files (size and modification time), so a page shows
 newly imported games on the next interaction instead of waiting for the ttl.

@@ -67,36 +67,37 @@ def list_games(con: duckdb.DuckDBPyConnection, f: Filters, limit: int = 200,
                [*params, max(int(limit), 0)])
 
 
-def parse_game_id(text: str | int) -> int | None:
-    """A game id from a link or a user: its decimal digits (or, as schema version 1
-    wrote ids, 16 hex digits). None when it cannot be a game id."""
+def parse_game_ids(text: str | int) -> list[int]:
+    """The game ids a link or a user may mean: the decimal number, and for 16 hex digits
+    (how schema version 1 wrote ids) that reading too. Empty when it cannot be an id."""
     if isinstance(text, int):
-        return text if 0 <= text < 1 << 64 else None
+        return [text] if 0 <= text < 1 << 64 else []
     text = text.strip()
-    if text.isdigit():
-        number = int(text)
-        return number if number < 1 << 64 else None
-    if len(text) == 16:
-        try:
-            return int(text, 16)
-        except ValueError:
-            return None
-    return None
+    if not text.isascii():
+        return []
+    out = []
+    if text.isdecimal() and int(text) < 1 << 64:
+        out.append(int(text))
+    if len(text) == 16 and all(c in "0123456789abcdefABCDEF" for c in text):
+        out.append(int(text, 16))
+    return out
 
 
 def game_detail(con: duckdb.DuckDBPyConnection, game_id: str | int) -> GameDetail | None:
     """The game with this id (a number, or its text) round by round, or None if there is
     no such game."""
-    game_id = parse_game_id(game_id)
-    if game_id is None:
-        return None
-    head = run(con, """SELECT game_id, event, site, date, date_text, round, match, tie_rule,
-                              cards::INTEGER AS cards, prize_order,
-                              n_players::INTEGER AS n_players, finished,
-                              rounds_played::INTEGER AS rounds_played,
-                              unclaimed::INTEGER AS unclaimed, result, winner, source,
-                              source_game, source_line, import_id
-                       FROM games WHERE game_id = ?""", [game_id])
+    head = pl.DataFrame()
+    for candidate in parse_game_ids(game_id):
+        head = run(con, """SELECT game_id, event, site, date, date_text, round, match,
+                                  tie_rule, cards::INTEGER AS cards, prize_order,
+                                  n_players::INTEGER AS n_players, finished,
+                                  rounds_played::INTEGER AS rounds_played,
+                                  unclaimed::INTEGER AS unclaimed, result, winner, source,
+                                  source_game, source_line, import_id
+                           FROM games WHERE game_id = ?""", [candidate])
+        if not head.is_empty():
+            game_id = candidate
+            break
     if head.is_empty():
         return None
     header = head.row(0, named=True)

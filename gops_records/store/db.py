@@ -23,6 +23,8 @@ from gops_records.errors import GopsError
 from gops_records.store.schema import MIGRATIONS
 
 DEFAULT_DB = Path("data") / "gops.duckdb"
+#: The schema version this program writes and reads.
+LATEST_VERSION = MIGRATIONS[-1].version
 ENV_VAR = "GOPS_DB"
 
 
@@ -66,7 +68,9 @@ def connect(path: str | Path | None = None, *, read_only: bool = False,
             timeout: float = 10.0) -> duckdb.DuckDBPyConnection:
     """Open the database, retrying a held lock with jittered backoff for up to ``timeout`` s.
 
-    A read-write open creates the file (and its folder) and applies pending migrations.
+    A read-write open creates the file (and its folder) and applies pending migrations. A
+    read-only open of a file an older gops wrote upgrades it first (a short read-write
+    open), so readers never query an old schema.
     """
     db = resolve_db(path)
     if read_only and not db.exists():
@@ -77,14 +81,39 @@ def connect(path: str | Path | None = None, *, read_only: bool = False,
             db.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise DatabaseUnusable(f"cannot create the folder for {db}: {exc}") from exc
+    con = _open(db, read_only, timeout)
+    version = schema_version(con)
+    if version > LATEST_VERSION:
+        con.close()
+        raise DatabaseUnusable(f"{db} holds schema version {version}, written by a newer gops; "
+                               f"this one reads up to version {LATEST_VERSION}: upgrade gops")
+    if read_only and version < LATEST_VERSION:
+        con.close()
+        try:
+            connect(db, timeout=timeout).close()
+        except DatabaseLocked as exc:
+            raise DatabaseLocked(f"{db} holds schema version {version} and must be upgraded "
+                                 f"to {LATEST_VERSION} before it can be read, but {exc}") from exc
+        return _open(db, True, timeout)
+    if not read_only:
+        try:
+            migrate(con)
+        except duckdb.Error as exc:
+            con.close()
+            raise DatabaseUnusable(f"cannot upgrade {db} to schema version {LATEST_VERSION}: "
+                                   f"{exc}") from exc
+    return con
+
+
+def _open(db: Path, read_only: bool, timeout: float) -> duckdb.DuckDBPyConnection:
+    """``duckdb.connect`` with lock retries; a writer renews a write request meanwhile."""
     deadline = time.monotonic() + timeout
     delay = 0.02
     request = None if read_only else write_request_path(db)
     try:
         while True:
             try:
-                con = duckdb.connect(str(db), read_only=read_only)
-                break
+                return duckdb.connect(str(db), read_only=read_only)
             except (duckdb.IOException, duckdb.ConnectionException) as exc:
                 if not _is_lock_error(exc):
                     raise DatabaseUnusable(f"cannot use the database {db}: {exc}") from exc
@@ -100,9 +129,6 @@ def connect(path: str | Path | None = None, *, read_only: bool = False,
     finally:
         if request is not None:
             request.unlink(missing_ok=True)
-    if not read_only:
-        migrate(con)
-    return con
 
 
 #: How long a write request stays in force after the writer last renewed it (a writer
@@ -155,7 +181,7 @@ class SharedReader:
     connections opened.
     """
 
-    def __init__(self, path: str | Path | None = None, *, idle: float = 60.0,
+    def __init__(self, path: str | Path | None = None, *, idle: float = 20.0,
                  poll: float = 0.1, timeout: float = 10.0) -> None:
         self.path = resolve_db(path)
         self.idle, self.poll, self.timeout = idle, poll, timeout
@@ -170,16 +196,23 @@ class SharedReader:
     def read(self) -> Iterator[duckdb.DuckDBPyConnection]:
         """A cursor on the shared connection (opened, with lock retries, when needed)."""
         with self._free:
-            if self._con is not None and not self._users and write_requested(self.path):
+            if write_requested(self.path):
+                # an import waits: no new reads on this connection; once the running ones
+                # end it is closed, and the file is left alone until the import has it
+                while self._users:
+                    self._free.wait()
                 self._close_now()
+                deadline = time.monotonic() + self.timeout
+                while write_requested(self.path) and time.monotonic() < deadline:
+                    time.sleep(self.poll)
             if self._con is None:
                 self._con = connect(self.path, read_only=True, timeout=self.timeout)
                 self.opens += 1
                 self._watch = threading.Thread(target=self._watch_file, args=(self._con,),
                                                daemon=True)
                 self._watch.start()
-            self._users += 1
             cursor = self._con.cursor()
+            self._users += 1
         try:
             yield cursor
         finally:

@@ -11,6 +11,7 @@ from gops_records.analytics import (
     list_imports,
     list_rejects,
 )
+from gops_records.analytics.games import parse_game_ids
 
 
 def test_list_games_newest_first(con):
@@ -115,3 +116,20 @@ def test_imports_and_rejects(con):
     ]
     assert bad["raw_text"].startswith('[Event "Club"]') and bad["source"].endswith("broken.gops")
     assert list_rejects(con, limit=0).height == 0
+
+
+def test_game_ids_from_links_decimal_or_version_1_hex():
+    assert parse_game_ids("12") == [12]
+    assert parse_game_ids(" 900150983cd24fb0 ") == [0x900150983CD24FB0]
+    assert parse_game_ids("0123456789012345") == [123456789012345, 0x0123456789012345]
+    assert parse_game_ids("²") == [] and parse_game_ids("no-such-game") == []
+    assert parse_game_ids(str(1 << 64)) == [] and parse_game_ids(-1) == []
+
+
+def test_game_detail_by_number_text_or_hex(con, game_ids):
+    gid = next(iter(game_ids.values()))
+    by_number = game_detail(con, gid)
+    assert by_number is not None
+    assert game_detail(con, str(gid)).header == by_number.header
+    assert game_detail(con, f"{gid:016x}").header == by_number.header
+    assert game_detail(con, "²") is None

@@ -13,7 +13,7 @@ import duckdb
 import pytest
 
 from gops_records.importer import import_paths
-from gops_records.store.db import connect, reading, schema_version
+from gops_records.store.db import DatabaseUnusable, connect, reading, schema_version
 from gops_records.store.schema import MIGRATIONS
 
 SAMPLES = Path(__file__).resolve().parents[2] / "data" / "samples"
@@ -63,13 +63,34 @@ def _version_1_copy(current: Path, path: Path) -> None:
 def test_a_version_1_database_migrates_to_the_same_rows(current: Path, tmp_path: Path) -> None:
     old = tmp_path / "v1.duckdb"
     _version_1_copy(current, old)
-    with reading(old) as con:
-        assert schema_version(con) == 1
-        assert con.execute("SELECT count(*) FROM bids").fetchall()[0][0] > 8000
+    raw = duckdb.connect(str(old), read_only=True)  # as it is, not through connect()
+    assert raw.execute("SELECT max(version) FROM schema_migrations").fetchall() == [(1,)]
+    assert raw.execute("SELECT count(*) FROM bids").fetchall()[0][0] > 8000
+    raw.close()
     connect(old).close()  # a read-write open migrates
     with reading(old) as con:
         assert schema_version(con) == 2
     assert _rows(old) == _rows(current)
+
+
+def test_reading_a_version_1_database_upgrades_it_first(current: Path, tmp_path: Path) -> None:
+    old = tmp_path / "v1.duckdb"
+    _version_1_copy(current, old)
+    with reading(old) as con:  # what the dashboard and gops export do
+        assert schema_version(con) == 2
+        assert con.execute("SELECT count(*) FROM games WHERE ties > 0").fetchall()[0][0] > 50
+    assert _rows(old) == _rows(current)
+
+
+def test_a_database_from_a_newer_gops_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "new.duckdb"
+    connect(db).close()
+    con = duckdb.connect(str(db))
+    con.execute("INSERT INTO schema_migrations VALUES (99, 'from the future', now()::TIMESTAMP)")
+    con.close()
+    for read_only in (True, False):
+        with pytest.raises(DatabaseUnusable, match="newer gops"):
+            connect(db, read_only=read_only)
 
 
 def test_the_summary_columns_agree_with_the_rounds(current: Path) -> None:

@@ -95,6 +95,31 @@ def test_an_import_waits_while_a_read_is_running(db: Path) -> None:
     reader.close()
 
 
+def test_overlapping_reads_do_not_keep_an_import_out(db: Path) -> None:
+    reader = SharedReader(db, poll=0.02)
+    stop = threading.Event()
+
+    def keep_reading() -> None:
+        while not stop.is_set():
+            with reader.read() as con:
+                con.execute("SELECT count(*) FROM imports").fetchall()
+                time.sleep(0.01)
+
+    threads = [threading.Thread(target=keep_reading) for _ in range(3)]
+    for t in threads:
+        t.start()
+    try:
+        time.sleep(0.2)
+        word, waited = _writer(db, timeout=6)
+    finally:
+        stop.set()
+        for t in threads:
+            t.join(timeout=30)
+    assert word == "ok" and waited < 3
+    assert reader.opens >= 2  # let go for the import, opened again after it
+    reader.close()
+
+
 def test_the_connection_is_let_go_after_the_idle_time(db: Path) -> None:
     reader = SharedReader(db, idle=0.1, poll=0.02)
     assert _imports(reader) == 1
