@@ -40,7 +40,9 @@ def samples_dir() -> Path | None:
                   Path.cwd() / "data" / "samples")
     for folder in candidates:
         if folder.is_dir() and any(folder.rglob("*.gops")):
-            return folder
+            # stored as each game's source: data/samples/... when run from the project
+            return folder.relative_to(Path.cwd()) if folder.is_relative_to(Path.cwd()) \
+                else folder
     return None
 
 

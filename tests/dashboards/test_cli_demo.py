@@ -79,3 +79,11 @@ def test_dashboard_help_has_an_example():
         assert result.exit_code == 0
         assert "Example:" in result.stdout and f"gops {name}" in result.stdout
         assert "[default: 127.0.0.1]" in " ".join(result.stdout.split())
+
+
+def test_samples_are_named_from_the_project_folder(monkeypatch):
+    root = Path(__file__).resolve().parents[2]
+    monkeypatch.chdir(root)
+    assert dashboard_cmd.samples_dir() == Path("data") / "samples"  # what the games' source shows
+    monkeypatch.chdir(root / "docs")
+    assert dashboard_cmd.samples_dir() == root / "data" / "samples"
