@@ -159,7 +159,7 @@ def _touch(path: Path) -> None:
 @contextmanager
 def reading(path: str | Path | None = None, timeout: float = 10.0
             ) -> Iterator[duckdb.DuckDBPyConnection]:
-    """A short-lived read-only connection, closed on exit (for dashboards and reports)."""
+    """A short-lived read-only connection, closed on exit (for reports and notebooks)."""
     con = connect(path, read_only=True, timeout=timeout)
     try:
         yield con
