@@ -56,14 +56,14 @@ def game_key(record: GameRecord) -> str:
     return f"{tags}\x1e{rounds}"
 
 
-def content_id(text: str) -> int:
-    """A stable 64-bit id: the first 16 hex digits of the MD5 of ``text``, as a number."""
-    return int(hashlib.md5(text.encode("utf-8")).hexdigest()[:16], 16)
-
-
 def text_id(text: str) -> str:
-    """A stable 16-hex-digit id of a text (a reject's raw text): same digits as content_id."""
+    """A stable 16-hex-digit id of a text (a reject's raw text): the first half of its MD5."""
     return hashlib.md5(text.encode("utf-8")).hexdigest()[:16]
+
+
+def content_id(text: str) -> int:
+    """A stable 64-bit id: :func:`text_id`'s 16 hex digits as a number (a game's id)."""
+    return int(text_id(text), 16)
 
 
 def summary(report: GameReport) -> dict[str, int]:
