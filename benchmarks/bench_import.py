@@ -1,5 +1,7 @@
 """Import benchmark: a simulated file of a million two-player games, imported into a fresh
-database and then again (all duplicates), next to the exact per-game path and a bare
+database, then again twice (all duplicates): as ``gops import`` does it by default (the
+file is unchanged, so it is counted from ``source_files``, not read) and with
+``--reparse`` (read in full), next to the exact per-game path and a bare
 replay of the same games in OpenSpiel (pyspiel). Prints one table; also writes it to
 benchmarks/out/results.json.
 
@@ -86,14 +88,15 @@ def first_games(path: Path, games: int) -> str:
         size *= 2
 
 
-def import_twice(path: Path) -> tuple[Run, dict, Run, dict]:
+def import_three_times(path: Path) -> list[tuple[Run, dict]]:
+    """Fresh, again (the file is unchanged: counted, not read), and again with
+    ``--reparse`` (read in full, every game found stored)."""
     db = OUT / "bench.duckdb"
     for stale in (db, db.with_name(db.name + ".wal")):
         stale.unlink(missing_ok=True)
     command = ["gops", "import", str(path), "--db", str(db), "--json", "--quiet"]
-    fresh = run(command)
-    again = run(command)
-    return fresh, json.loads(fresh.stdout), again, json.loads(again.stdout)
+    runs = [run(command), run(command), run([*command, "--reparse"])]
+    return [(r, json.loads(r.stdout)) for r in runs]
 
 
 def exact_path(text: str) -> tuple[int, float]:
@@ -175,9 +178,11 @@ def main() -> None:
 
     path = records(opts.games, opts.seed)
     size_mb = path.stat().st_size / 1e6
-    fresh, fresh_json, again, again_json = import_twice(path)
+    (fresh, fresh_json), (again, again_json), (reread, reread_json) = import_three_times(path)
     assert fresh_json["games_new"] == opts.games, fresh_json
-    assert again_json["games_duplicate"] == opts.games, again_json
+    for summary, unchanged in ((again_json, 1), (reread_json, 0)):
+        assert summary["games_duplicate"] == opts.games, summary
+        assert summary["files_unchanged"] == unchanged, summary
 
     sample = first_games(path, max(opts.exact_games, opts.pyspiel_games))
     exact_games, exact_seconds = exact_path(first_games(path, opts.exact_games))
@@ -192,6 +197,7 @@ def main() -> None:
 
     rate = {
         "fresh": opts.games / fresh.seconds, "again": opts.games / again.seconds,
+        "reread": opts.games / reread.seconds,
         "exact": exact_games / exact_seconds, "pyspiel": len(replayed) / spiel_seconds,
     }
     rows = [
@@ -200,15 +206,20 @@ def main() -> None:
         ("  inside gops import", f"{fresh_json['seconds']:.1f} s", ""),
         ("  CPU time (all threads)", f"{fresh.cpu:.1f} s", ""),
         ("  peak memory", f"{fresh.peak_mb:,.0f} MB", ""),
-        ("re-import (all duplicates)", f"{again.seconds:.1f} s", f"{rate['again']:,.0f} games/s"),
+        ("re-import, file unchanged (not read)", f"{again.seconds:.1f} s",
+         f"{rate['again']:,.0f} games/s"),
         ("  CPU time (all threads)", f"{again.cpu:.1f} s", ""),
         ("  peak memory", f"{again.peak_mb:,.0f} MB", ""),
+        ("re-import, read in full (--reparse)", f"{reread.seconds:.1f} s",
+         f"{rate['reread']:,.0f} games/s"),
+        ("  CPU time (all threads)", f"{reread.cpu:.1f} s", ""),
+        ("  peak memory", f"{reread.peak_mb:,.0f} MB", ""),
         ("exact path (parse, validate, frames)", f"{exact_games:,} games",
          f"{rate['exact']:,.0f} games/s"),
         ("OpenSpiel bare replay (pyspiel)", f"{len(replayed):,} games",
          f"{rate['pyspiel']:,.0f} games/s"),
         ("fresh import vs OpenSpiel replay", f"{rate['fresh'] / rate['pyspiel']:.1f}x", ""),
-        ("re-import vs OpenSpiel replay", f"{rate['again'] / rate['pyspiel']:.1f}x", ""),
+        ("re-import (read in full) vs OpenSpiel", f"{rate['reread'] / rate['pyspiel']:.1f}x", ""),
         ("OpenSpiel scores = ours (discard)", f"{same:,} of {checked:,} games", ""),
     ]
     if validate is not None:
@@ -224,7 +235,8 @@ def main() -> None:
     goals = {
         "fresh import <= 8 s": fresh.seconds <= GOALS["fresh_seconds"],
         "re-import <= 3 s": again.seconds <= GOALS["reimport_seconds"],
-        "peak memory < 2 GB": max(fresh.peak_mb, again.peak_mb) < GOALS["peak_mb"],
+        "re-import read in full (--reparse) <= 3 s": reread.seconds <= GOALS["reimport_seconds"],
+        "peak memory < 2 GB": max(fresh.peak_mb, again.peak_mb, reread.peak_mb) < GOALS["peak_mb"],
         ">= 6x OpenSpiel replay": rate["fresh"] / rate["pyspiel"] >= GOALS["vs_pyspiel"],
     }
     print("goals: " + ", ".join(f"{k}: {'met' if v else 'NOT met'}" for k, v in goals.items()))
@@ -232,6 +244,8 @@ def main() -> None:
                "fresh_inside_seconds": fresh_json["seconds"], "fresh_cpu_seconds": fresh.cpu,
                "fresh_peak_mb": fresh.peak_mb, "reimport_seconds": again.seconds,
                "reimport_cpu_seconds": again.cpu, "reimport_peak_mb": again.peak_mb,
+               "reread_seconds": reread.seconds, "reread_cpu_seconds": reread.cpu,
+               "reread_peak_mb": reread.peak_mb,
                "rates": rate, "pyspiel_scores_match": [same, checked],
                "validate_seconds": validate.seconds if validate else None,
                "validate_games": opts.validate_games, "goals": goals,

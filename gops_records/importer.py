@@ -12,6 +12,7 @@ import contextlib
 import re
 import time
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -24,9 +25,11 @@ from gops_records.fastpath import ChunkFrames, chunk_bytes_for, record_body, rec
 from gops_records.notation.model import Problem
 from gops_records.roundlogs import RoundLogError, read_round_log
 from gops_records.sources import SourceError, decode, find_files
+from gops_records.store import source_files
 from gops_records.store.db import connect, scalar
 from gops_records.store.frames import Batch
-from gops_records.store.loader import KnownGames, LoadCounts, load_frames
+from gops_records.store.loader import KnownGames, LoadCounts, batch_game_ids, load_frames
+from gops_records.store.source_files import FileRead, file_sha256, reader_of
 from gops_records.validate import validate_game
 
 ROUND_LOG_KINDS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
@@ -50,6 +53,7 @@ class ImportSummary(LoadCounts):
     import_id: int = 0
     sources: list[str] = field(default_factory=list)
     files: int = 0
+    files_unchanged: int = 0  # files skipped: read before, all their records stored
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
 
@@ -59,7 +63,8 @@ class ImportSummary(LoadCounts):
 
     def as_dict(self) -> dict:
         return {
-            "import_id": self.import_id, "files": self.files, "games_seen": self.games_seen,
+            "import_id": self.import_id, "files": self.files,
+            "files_unchanged": self.files_unchanged, "games_seen": self.games_seen,
             "games_new": self.games_new, "games_duplicate": self.games_duplicate,
             "games_rejected": self.games_rejected, "rejects_new": self.rejects_new,
             "rejects_duplicate": self.rejects_duplicate, "seconds": round(self.seconds, 3),
@@ -69,8 +74,13 @@ class ImportSummary(LoadCounts):
 
 def import_paths(paths: Iterable[str | Path], db: str | Path | None = None, *,
                  encoding: str = "utf-8", progress: Progress | None = None,
-                 lock_timeout: float = 30.0, batch_games: int = BATCH_GAMES) -> ImportSummary:
+                 lock_timeout: float = 30.0, batch_games: int = BATCH_GAMES,
+                 reparse: bool = False) -> ImportSummary:
     """Import record files and folders (searched recursively) into the database at ``db``.
+
+    A file whose exact bytes an earlier import read (with this gops and encoding) is not
+    read again when every game and reject it yielded is still stored: its records are
+    counted as duplicates, as reading it would count them. ``reparse`` reads every file.
 
     Raises SourceError for a path that does not exist and DatabaseLocked when the file
     stays locked for ``lock_timeout`` seconds; problems in the records never raise.
@@ -92,10 +102,13 @@ def import_paths(paths: Iterable[str | Path], db: str | Path | None = None, *,
         summary.import_id = scalar(con, "SELECT coalesce(max(import_id), 0) + 1 FROM imports")
         known = KnownGames(con)  # stored game ids, read in the background
         for path in files:
-            for batch, consumed in file_batches(path, encoding, batch_games, summary.notes):
-                summary.add(load_frames(con, summary.import_id, batch.frames(), known))
-                if progress and consumed:
-                    progress(consumed, str(path))
+            _import_file(con, path, summary, known, encoding=encoding, progress=progress,
+                         batch_games=batch_games, reparse=reparse)
+        if summary.files_unchanged:
+            summary.notes.append(
+                f"{summary.files_unchanged} of {summary.files} files unchanged since an earlier "
+                "import, not read again: their games and rejects are all stored (--reparse "
+                "reads them anyway)")
         summary.seconds = time.perf_counter() - clock
         _record_import(con, summary, started)
         con.execute("COMMIT")
@@ -127,15 +140,62 @@ def _record_import(con: duckdb.DuckDBPyConnection, s: ImportSummary, started: da
     con.unregister("stage_import")
 
 
+def _import_file(con: duckdb.DuckDBPyConnection, path: Path, summary: ImportSummary,
+                 known: KnownGames, *, encoding: str, progress: Progress | None,
+                 batch_games: int, reparse: bool) -> None:
+    """Load one file's batches, or only count them if the same bytes were read before."""
+    data = read_file(path)
+    kind = ROUND_LOG_KINDS.get(path.suffix.lower(), "gops")
+    reader = reader_of(kind, encoding)
+    seen_size = not reparse and bool(scalar(
+        con, "SELECT count(*) FROM source_files WHERE bytes = ? AND reader = ?",
+        [len(data), reader]))
+    with ThreadPoolExecutor(max_workers=1) as hashing:  # hashlib runs beside the parsing
+        digest = hashing.submit(file_sha256, data)
+        earlier = source_files.find(con, digest.result(), reader) if seen_size else None
+        if earlier is not None and _still_stored(con, earlier, known):
+            summary.add(earlier.counts())
+            summary.files_unchanged += 1
+            summary.notes.extend(earlier.notes)
+            if progress:
+                progress(len(data), str(path))
+            return
+        notes: list[str] = []
+        read = FileRead("", reader, len(data), str(path), notes=notes)
+        for batch, consumed in file_batches(path, encoding, batch_games, notes, data=data):
+            frames = batch.frames()
+            summary.add(load_frames(con, summary.import_id, frames, known))
+            read.add(batch_game_ids(frames), frames["rejects"]["reject_id"])
+            if progress and consumed:
+                progress(consumed, str(path))
+        read.sha256 = digest.result()
+    summary.notes.extend(notes)
+    source_files.save(con, read, summary.import_id)
+
+
+def _still_stored(con: duckdb.DuckDBPyConnection, earlier: FileRead, known: KnownGames) -> bool:
+    """Whether every game and reject an earlier read of the file yielded is stored."""
+    ids = earlier.distinct_game_ids()
+    missing = int(known.new(ids).sum()) if known.usable else source_files.missing_games(con, ids)
+    return not missing and not source_files.missing_rejects(con, earlier.distinct_reject_ids())
+
+
+def read_file(path: Path) -> bytes:
+    """A file's bytes; SourceError if it cannot be read."""
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise SourceError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+
+
 def file_batches(path: Path, encoding: str = "utf-8", batch_games: int = BATCH_GAMES,
-                 notes: list[str] | None = None) -> Iterator[tuple[Batch | ChunkFrames, int]]:
-    """Batches of replayed games and rejects from one file, with the bytes each consumed."""
+                 notes: list[str] | None = None, *, data: bytes | None = None,
+                 ) -> Iterator[tuple[Batch | ChunkFrames, int]]:
+    """Batches of replayed games and rejects from one file (its ``data`` if given), with
+    the bytes each consumed."""
     notes = notes if notes is not None else []
     source = str(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise SourceError(f"{source}: cannot read: {exc.strerror or exc}") from exc
+    data = read_file(path) if data is None else data
     if _BLANK.fullmatch(data):
         notes.append(f"{source}: empty file, no games")
         return

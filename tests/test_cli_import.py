@@ -51,7 +51,7 @@ def test_json_summary_keys(folder: Path, tmp_path: Path) -> None:
     result = _run(folder, "--db", db, "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert set(data) == {"db", "import_id", "files", "games_seen", "games_new",
+    assert set(data) == {"db", "import_id", "files", "files_unchanged", "games_seen", "games_new",
                          "games_duplicate", "games_rejected", "rejects_new",
                          "rejects_duplicate", "seconds", "games_per_second", "notes"}
     assert (data["db"], data["files"], data["games_seen"], data["games_new"],

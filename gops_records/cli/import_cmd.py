@@ -30,6 +30,10 @@ def import_(
     encoding: EncodingOption = "utf-8",
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    reparse: Annotated[bool, typer.Option(
+        "--reparse", help="Read every file, even one an earlier import read byte for byte "
+                          "(by default such a file is counted, not read, when all its "
+                          "records are stored).")] = False,
 ) -> None:
     """Import game records into the database: valid games are stored, bad ones quarantined.
 
@@ -51,7 +55,7 @@ def import_(
                       transient=True) as bar:
             task = bar.add_task("importing", total=total or None)
             summary = import_paths(
-                paths, db, encoding=encoding,
+                paths, db, encoding=encoding, reparse=reparse,
                 progress=lambda n, name: bar.update(task, advance=n,
                                                     description=Path(name).name))
     except GopsError as exc:

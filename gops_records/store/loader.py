@@ -124,7 +124,7 @@ def load_frames(con: duckdb.DuckDBPyConnection, import_id: int,
     ids (``frames.game_ids()`` if it has that, else the games frame's column).
     """
     rejects = frames["rejects"]
-    ids = _game_ids(frames)
+    ids = batch_game_ids(frames)
     counts = LoadCounts(games_seen=ids.len() + rejects.height, games_rejected=rejects.height)
     if ids.len():
         first = ids.is_first_distinct()  # a game written twice in the batch: its first copy
@@ -153,7 +153,7 @@ def load_frames(con: duckdb.DuckDBPyConnection, import_id: int,
     return counts
 
 
-def _game_ids(frames: Mapping[str, pl.DataFrame]) -> pl.Series:
+def batch_game_ids(frames: Mapping[str, pl.DataFrame]) -> pl.Series:
     """The batch's game ids. The fast path's lazy frames give them (``game_ids()``)
     without building the games frame."""
     game_ids = getattr(frames, "game_ids", None)

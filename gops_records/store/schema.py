@@ -210,11 +210,29 @@ SELECT r.game_id, r.round_no, p.seat, p.player,
 FROM rounds r JOIN game_players p USING (game_id);
 """
 
+#: Files read in full, by content: a re-import of the same bytes skips reading them.
+_V3_SOURCE_FILES = """
+CREATE TABLE source_files (
+    sha256          VARCHAR NOT NULL,     -- of the file's bytes
+    reader          VARCHAR NOT NULL,     -- the gops (version and code), file kind, encoding
+    bytes           BIGINT NOT NULL,
+    import_id       INTEGER NOT NULL,     -- the import that read it last
+    source          VARCHAR NOT NULL,     -- the file's name then
+    games_valid     INTEGER NOT NULL,     -- valid games in it (a repeat counted again)
+    games_rejected  INTEGER NOT NULL,     -- records rejected (a repeat counted again)
+    game_ids        UBIGINT[] NOT NULL,   -- its valid games, distinct, sorted
+    reject_ids      VARCHAR[] NOT NULL,   -- its rejects, distinct, sorted
+    notes           VARCHAR[] NOT NULL    -- what the import said about it
+);
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema: imports, games, game_players, rounds, bids, rejects", _V1),
     Migration(2, "numeric game_id, bids in their round (bids is a view), per-game tie and "
                  "pool summary", _V2_TABLES + _V2_COPY + BIDS_VIEW + TAG_MACRO),
+    Migration(3, "source_files: files read, by content, so a re-import skips them",
+              _V3_SOURCE_FILES),
 )
 
 #: Tables a user may query (``bids`` is a view); the order is the load order.
-TABLES = ("imports", "games", "game_players", "rounds", "bids", "rejects")
+TABLES = ("imports", "games", "game_players", "rounds", "bids", "rejects", "source_files")

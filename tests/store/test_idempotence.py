@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from gamefiles import SMALL, club_game, counts, snapshot
 
 from gops_records.importer import import_paths
@@ -18,7 +19,8 @@ def _ids(db: Path) -> list[str]:
                 .fetchall()]
 
 
-def test_importing_the_same_files_twice_adds_nothing(tmp_path: Path) -> None:
+@pytest.mark.parametrize("reparse", [False, True], ids=["unchanged-files-skipped", "read-again"])
+def test_importing_the_same_files_twice_adds_nothing(tmp_path: Path, reparse: bool) -> None:
     folder = tmp_path / "in"
     folder.mkdir()
     (folder / "a.gops").write_text(club_game(1) + "\n" + BROKEN + "\n" + club_game(2))
@@ -31,12 +33,14 @@ def test_importing_the_same_files_twice_adds_nothing(tmp_path: Path) -> None:
     assert (first.games_rejected, first.rejects_new, first.rejects_duplicate) == (2, 2, 0)
     before = snapshot(db)
 
-    second = import_paths([folder], db)
+    second = import_paths([folder], db, reparse=reparse)
+    assert second.files_unchanged == (0 if reparse else 2)
     assert (second.games_seen, second.games_new, second.games_duplicate) == (5, 0, 3)
     assert (second.games_rejected, second.rejects_new, second.rejects_duplicate) == (2, 0, 2)
     after = snapshot(db)
-    assert {t: rows for t, rows in after.items() if t != "imports"} == {
-        t: rows for t, rows in before.items() if t != "imports"}
+    kept = ("imports", "source_files")  # these two log each import
+    assert {t: rows for t, rows in after.items() if t not in kept} == {
+        t: rows for t, rows in before.items() if t not in kept}
     with reading(db) as con:
         assert con.execute("SELECT import_id, games_new, games_duplicate, rejects_new, "
                            "rejects_duplicate FROM imports ORDER BY 1").fetchall() == [

@@ -13,7 +13,13 @@ import duckdb
 import pytest
 
 from gops_records.importer import import_paths
-from gops_records.store.db import DatabaseUnusable, connect, reading, schema_version
+from gops_records.store.db import (
+    LATEST_VERSION,
+    DatabaseUnusable,
+    connect,
+    reading,
+    schema_version,
+)
 from gops_records.store.schema import MIGRATIONS
 
 SAMPLES = Path(__file__).resolve().parents[2] / "data" / "samples"
@@ -69,7 +75,7 @@ def test_a_version_1_database_migrates_to_the_same_rows(current: Path, tmp_path:
     raw.close()
     connect(old).close()  # a read-write open migrates
     with reading(old) as con:
-        assert schema_version(con) == 2
+        assert schema_version(con) == LATEST_VERSION
     assert _rows(old) == _rows(current)
 
 
@@ -77,7 +83,7 @@ def test_reading_a_version_1_database_upgrades_it_first(current: Path, tmp_path:
     old = tmp_path / "v1.duckdb"
     _version_1_copy(current, old)
     with reading(old) as con:  # what the dashboard and gops export do
-        assert schema_version(con) == 2
+        assert schema_version(con) == LATEST_VERSION
         assert con.execute("SELECT count(*) FROM games WHERE ties > 0").fetchall()[0][0] > 50
     assert _rows(old) == _rows(current)
 

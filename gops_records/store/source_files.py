@@ -1,0 +1,137 @@
+"""Files the importer has read, by content: a re-import skips a file it has read before.
+
+Reading a file always yields the same games and rejects, so once a file's games and
+rejects are all stored, reading it again can only count them as duplicates. Each file
+read is recorded in ``source_files`` with the SHA-256 of its bytes, what read it (see
+:func:`reader_of`) and what it yielded: the ids of its valid games, the ids of its
+rejects, the counts and the notes. A later import of the same bytes, by the same reader,
+checks that every one of those ids is still stored and then reports the file's counts
+instead of parsing it. If anything is missing (rows deleted by hand), or the reader
+changed (another gops, another ``--encoding``), the file is read in full as before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import duckdb
+import numpy as np
+import polars as pl
+
+import gops_records
+from gops_records.store.loader import LoadCounts
+
+
+@cache
+def code_digest() -> str:
+    """SHA-256 (12 hex digits) of the package's own source files: any change to the code
+    counts as a new reader, so no file is skipped on the word of an older parser."""
+    root = Path(gops_records.__file__).parent
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:12]
+
+
+def reader_of(kind: str, encoding: str) -> str:
+    """What reads a file, e.g. ``gops 0.1.0 (3f2a9c01b7de) gops utf-8``: the program,
+    its code, the file's kind and the encoding asked for."""
+    return f"gops {gops_records.__version__} ({code_digest()}) {kind} {encoding.lower()}"
+
+
+def file_sha256(data: bytes) -> str:
+    """Hex SHA-256 of a file's bytes (hashlib lets other threads run meanwhile)."""
+    return hashlib.sha256(data).hexdigest()
+
+
+@dataclass
+class FileRead:
+    """What reading one file yielded: enough to report a re-import without reading it."""
+
+    sha256: str
+    reader: str
+    bytes: int
+    source: str
+    games_valid: int = 0      # valid games, a game written twice in the file counted twice
+    games_rejected: int = 0   # rejected records, the same counting
+    game_ids: list[np.ndarray] = field(default_factory=list)  # parts, as read
+    reject_ids: list[pl.Series] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def add(self, game_ids: pl.Series, reject_ids: pl.Series) -> None:
+        """One batch's valid game ids and reject ids."""
+        self.games_valid += game_ids.len()
+        self.games_rejected += reject_ids.len()
+        if game_ids.len():
+            self.game_ids.append(game_ids.to_numpy())
+        if reject_ids.len():
+            self.reject_ids.append(reject_ids)
+
+    def counts(self) -> LoadCounts:
+        """What importing the file counts when all its records are stored already."""
+        return LoadCounts(games_seen=self.games_valid + self.games_rejected,
+                          games_duplicate=self.games_valid, games_rejected=self.games_rejected,
+                          rejects_duplicate=self.games_rejected)
+
+    def distinct_game_ids(self) -> np.ndarray:
+        """The valid games' ids, distinct and sorted (by sorting: numpy's hashing
+        ``unique`` takes several times longer on a million random ids)."""
+        parts = self.game_ids or [np.zeros(0, np.uint64)]
+        ids = np.sort(np.concatenate(parts).astype(np.uint64))
+        return ids[np.concatenate([[True], ids[1:] != ids[:-1]])] if len(ids) else ids
+
+    def distinct_reject_ids(self) -> list[str]:
+        return sorted(set().union(*(s.to_list() for s in self.reject_ids)))
+
+
+def find(con: duckdb.DuckDBPyConnection, sha256: str, reader: str) -> FileRead | None:
+    """The last read of these bytes by this reader, if any."""
+    rows = con.sql("SELECT bytes, source, games_valid, games_rejected, game_ids, reject_ids, "
+                   "notes FROM source_files WHERE sha256 = ? AND reader = ?",
+                   params=[sha256, reader]).pl()
+    if not rows.height:
+        return None
+    row = rows.row(0, named=True)
+    read = FileRead(sha256, reader, row["bytes"], row["source"], row["games_valid"],
+                    row["games_rejected"], notes=list(rows["notes"][0]))
+    read.game_ids = [rows["game_ids"].explode().drop_nulls().to_numpy()]
+    read.reject_ids = [rows["reject_ids"].explode().drop_nulls()]
+    return read
+
+
+def save(con: duckdb.DuckDBPyConnection, read: FileRead, import_id: int) -> None:
+    """Record (or replace) what reading the file yielded, inside the caller's transaction."""
+    con.execute("DELETE FROM source_files WHERE sha256 = ? AND reader = ?",
+                [read.sha256, read.reader])
+    stage_file = pl.DataFrame({  # noqa: F841  (read by name in the SQL)
+        "sha256": [read.sha256], "reader": [read.reader], "bytes": [read.bytes],
+        "import_id": [import_id], "source": [read.source], "games_valid": [read.games_valid],
+        "games_rejected": [read.games_rejected],
+        "game_ids": pl.Series([read.distinct_game_ids()], dtype=pl.List(pl.UInt64)),
+        "reject_ids": pl.Series([read.distinct_reject_ids()], dtype=pl.List(pl.String)),
+        "notes": pl.Series([read.notes], dtype=pl.List(pl.String)),
+    })
+    con.execute("INSERT INTO source_files BY NAME SELECT * FROM stage_file")
+
+
+def missing_games(con: duckdb.DuckDBPyConnection, game_ids: np.ndarray) -> int:
+    """How many of ``game_ids`` are not in ``games`` (an anti join)."""
+    if not len(game_ids):
+        return 0
+    stage_ids = pl.DataFrame({"game_id": game_ids})  # noqa: F841  (read by name in the SQL)
+    # executed here: DuckDB finds ``stage_ids`` among the calling frame's variables
+    return con.execute("SELECT count(*) FROM stage_ids ANTI JOIN games USING (game_id)"
+                       ).fetchall()[0][0]
+
+
+def missing_rejects(con: duckdb.DuckDBPyConnection, reject_ids: list[str]) -> int:
+    """How many of ``reject_ids`` are not in ``rejects``."""
+    if not reject_ids:
+        return 0
+    stage_ids = pl.DataFrame({"reject_id": reject_ids})  # noqa: F841  (read by name in the SQL)
+    return con.execute("SELECT count(*) FROM stage_ids ANTI JOIN rejects USING (reject_id)"
+                       ).fetchall()[0][0]
