@@ -156,7 +156,8 @@ def _import_file(con: duckdb.DuckDBPyConnection, path: Path, summary: ImportSumm
         if earlier is not None and _still_stored(con, earlier, known):
             summary.add(earlier.counts())
             summary.files_unchanged += 1
-            summary.notes.extend(earlier.notes)
+            # the notes name the file as it was called then
+            summary.notes.extend(n.replace(earlier.source, str(path)) for n in earlier.notes)
             if progress:
                 progress(len(data), str(path))
             return

@@ -132,11 +132,14 @@ def load_frames(con: duckdb.DuckDBPyConnection, import_id: int,
             unique = frames["games"].filter(first)
             counts.games_new = _insert_games_by_join(con, import_id, frames, unique)
         else:
-            distinct = ids.filter(first).to_numpy()
+            every = first.all()  # the usual batch: no game twice, all new (no copies made)
+            distinct = (ids if every else ids.filter(first)).to_numpy()
             fresh = known.new(distinct)
             counts.games_new = int(fresh.sum())
             if counts.games_new:
-                new_games = frames["games"].filter(first).filter(fresh)
+                new_games = frames["games"] if every else frames["games"].filter(first)
+                if counts.games_new < len(fresh):
+                    new_games = new_games.filter(fresh)
                 _insert_games(con, import_id, frames, new_games, ids.len())
                 known.add(distinct[fresh])
         counts.games_duplicate = ids.len() - counts.games_new

@@ -117,10 +117,13 @@ def test_a_changed_file_is_read_in_full(folder: Path, tmp_path: Path) -> None:
 
 def test_the_same_bytes_under_two_names_are_read_once(folder: Path, tmp_path: Path) -> None:
     shutil.copy(folder / "a.gops", folder / "copy-of-a.gops")
+    shutil.copy(folder / "empty.gops", folder / "more.gops")
     summary = import_paths([folder], tmp_path / "t.duckdb")
-    assert (summary.files, summary.files_unchanged) == (4, 1)
+    assert (summary.files, summary.files_unchanged) == (5, 2)
     assert summary.games_new == 3
     assert summary.games_duplicate == 1 + 3  # the repeat inside a.gops, then all of the copy
+    empty_notes = sorted(n for n in summary.notes if "empty file" in n)
+    assert [Path(n.split(":")[0]).name for n in empty_notes] == ["empty.gops", "more.gops"]
 
 
 def test_another_encoding_or_another_gops_reads_the_file_again(folder: Path, tmp_path: Path,
