@@ -30,7 +30,7 @@ from gops_records.store.frames import Batch
 from gops_records.store.loader import KnownGames, load_frames
 from gops_records.validate import validate_game
 
-TABLES = ("games", "game_players", "rounds", "rejects")
+TABLES = ("games", "game_players", "round_rows", "rejects")
 SOURCE = "club.gops"
 
 
@@ -156,16 +156,18 @@ def test_the_club_game_under_carry_and_discard() -> None:
     assert fast == 1
     game = carry["games"].row(0, named=True)
     assert (game["result"], game["winner"], game["unclaimed"]) == ("45-46", "Bruno", 0)
-    rounds = carry["rounds"]
-    assert rounds["pool_cards"][1].to_list() == [8, 5]  # the tied 8 joins the 5
-    assert (rounds["carried_in"][1], rounds["pool_value"][1]) == (8, 13)
+    rounds = carry["round_rows"]
+    assert rounds["pool_carried"][1].to_list() == [8, 5]  # the tied 8 joins the 5
+    assert rounds["pool_carried"][0] is None  # a pool of the prize alone is not stored
+    assert (rounds["carried_in"][1], rounds["prize"][1]) == (8, 5)
+    assert rounds["winner"].to_list()[:3] == [None, 1, 0]  # a tie, then B, then A
     assert rounds["comment"].to_list()[:5] == ["tie: the 8 stays", None, None, None,
                                               "Bruno again"]
     discard, fast = assert_same(CLUB.format(rule="discard", result="34-38"))
     assert fast == 1
     game = discard["games"].row(0, named=True)
     assert (game["result"], game["unclaimed"]) == ("34-38", 19)  # the 8 and the J
-    assert discard["rounds"]["pool_cards"][1].to_list() == [5]
+    assert discard["round_rows"]["pool_carried"].null_count() == 13  # nothing is carried
 
 
 def test_a_wrong_result_is_rejected_not_taken() -> None:
@@ -183,7 +185,7 @@ def test_a_tie_in_the_last_round_is_unclaimed_under_carry() -> None:
     assert fast == 1
     game = frames["games"].row(0, named=True)
     assert (game["result"], game["winner"], game["unclaimed"]) == ("45-40", "Alice", 6)
-    assert frames["rounds"]["tie"][-1]
+    assert frames["round_rows"]["winner"][-1] is None  # a tie
 
 
 def test_unfinished_games_with_a_star() -> None:

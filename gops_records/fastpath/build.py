@@ -22,7 +22,7 @@ from gops_records.store.frames import (
     BID_COLUMNS,
     GAMES_SCHEMA,
     PLAYERS_SCHEMA,
-    ROUNDS_SCHEMA,
+    ROUND_ROWS_SCHEMA,
     TAGS_DTYPE,
 )
 
@@ -97,7 +97,7 @@ class FastFrames:
         return self._games
 
     def children(self) -> dict[str, pl.DataFrame]:
-        """The game_players and rounds frames."""
+        """The game_players and round_rows frames."""
         rep = self.rep
         in_game, names, scores, top, alone = self._seats
         g_of, s_of = np.nonzero(in_game)
@@ -108,10 +108,10 @@ class FastFrames:
             "outcome": pl.Series(["win", "loss", "draw"]).gather(outcome),
         }).with_columns(pl.when(pl.lit(rep.finished[g_of])).then(pl.col("outcome")))
         return {"game_players": players.cast(PLAYERS_SCHEMA),
-                "rounds": _rounds(rep, self.book, self.game_id)}
+                "round_rows": _round_rows(rep, self.book, self.game_id)}
 
     def frames(self) -> dict[str, pl.DataFrame]:
-        """The games, game_players and rounds frames."""
+        """The games, game_players and round_rows frames."""
         return {"games": self.games, **self.children()}
 
 
@@ -184,24 +184,29 @@ def _summary(rep: Replayed) -> dict[str, np.ndarray]:
     }
 
 
-def _rounds(rep: Replayed, book: LineBook, game_id: pl.Series) -> pl.DataFrame:
+def _round_rows(rep: Replayed, book: LineBook, game_id: pl.Series) -> pl.DataFrame:
+    """The stored part of each round: the pool's cards only where it holds carried ones."""
     r = np.arange(len(rep.round_game))
     size = r - rep.pool_start + 1
-    offsets = np.concatenate([[0], np.cumsum(size)]).astype(np.int64)
-    flat = np.arange(offsets[-1]) - np.repeat(offsets[:-1] - rep.pool_start, size)
-    pool = pa.LargeListArray.from_arrays(pa.array(offsets),
-                                         pa.array(rep.prize[flat].astype(np.int8)))
-    tie = rep.winner < 0
-    winner = pl.Series(list(SEATS)).gather(np.maximum(rep.winner, 0))
+    carried = np.flatnonzero(size > 1)
+    offsets = np.zeros(len(r) + 1, np.int64)
+    offsets[carried + 1] = size[carried]
+    offsets = np.cumsum(offsets)
+    starts = rep.pool_start[carried]
+    flat = np.arange(offsets[-1]) - np.repeat(offsets[carried] - starts, size[carried])
+    valid = pa.py_buffer(np.packbits(size > 1, bitorder="little"))
+    pool = pa.LargeListArray.from_buffers(
+        pa.large_list(pa.int8()), len(r), [valid, pa.py_buffer(offsets)],
+        children=[pa.array(rep.prize[flat].astype(np.int8))])
     return pl.DataFrame({
         "game_id": game_id.gather(rep.round_game), "round_no": rep.round_no,
-        "prize": rep.prize, "pool_cards": pl.Series(pool),
-        "pool_value": rep.carried_in + rep.prize, "carried_in": rep.carried_in,
-        "tie": tie, "winner_seat": winner,
+        "prize": rep.prize, "carried_in": rep.carried_in,
+        "winner": np.where(rep.winner < 0, 0, rep.winner),
+        "pool_carried": pl.Series(pool),
         "comment": book.strings["comment"].gather(rep.round_rows),
         **{column: book.arrays[f"bid{s}"][rep.round_rows] for s, column in enumerate(BID_COLUMNS)},
     }).with_columns(
-        pl.when(pl.lit(~tie)).then(pl.col("winner_seat")),
+        pl.when(pl.lit(rep.winner >= 0)).then(pl.col("winner")),
         *(pl.when(pl.lit(rep.players[rep.round_game] > s)).then(pl.col(column))
           for s, column in enumerate(BID_COLUMNS) if s >= 2),
-    ).cast(ROUNDS_SCHEMA)
+    ).cast(ROUND_ROWS_SCHEMA)

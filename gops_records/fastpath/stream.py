@@ -40,7 +40,7 @@ CHUNK_BYTES = 20_000 * BYTES_PER_GAME
 #: Threads checking and replaying chunks (the machine this was tuned on has 2 cores).
 WORKERS = 2
 _TERMINATOR_LINE = re.compile(rb"\n[ \t]*(?:[0-9]+(?:-[0-9]+)+|\*)[ \t\r]*\n")
-_TABLES = ("games", "game_players", "rounds", "rejects")
+_TABLES = ("games", "game_players", "round_rows", "rejects")
 _EMPTY = Batch().frames()
 
 
@@ -67,7 +67,7 @@ class ChunkTables(Mapping[str, pl.DataFrame]):
     @property
     def used(self) -> bool:
         """Whether the child frames were asked for."""
-        return "rounds" in self._built
+        return "round_rows" in self._built
 
     def _frame(self, table: str) -> pl.DataFrame:
         if table not in self._built:
@@ -292,7 +292,7 @@ def _fast_slices(rep: Replayed, run_first: np.ndarray,
 def _rows_per_game(rep: Replayed, table: str) -> np.ndarray:
     """Where each fast game's rows start in ``table`` (one more entry: the end)."""
     per_game = {"games": np.ones(rep.count, np.int64), "game_players": rep.players,
-                "rounds": rep.n_rounds}[table]
+                "round_rows": rep.n_rounds}[table]
     return np.concatenate([[0], np.cumsum(per_game)])
 
 

@@ -32,11 +32,13 @@ GAMES_SCHEMA = {
 }
 PLAYERS_SCHEMA = {"game_id": pl.UInt64, "seat": pl.String, "player": pl.String,
                   "score": pl.Int16, "outcome": pl.String}
-ROUNDS_SCHEMA = {"game_id": pl.UInt64, "round_no": pl.Int8, "prize": pl.Int8,
-                 "pool_cards": pl.List(pl.Int8), "pool_value": pl.Int16,
-                 "carried_in": pl.Int16, "tie": pl.Boolean, "winner_seat": pl.String,
-                 "comment": pl.String, "bid_a": pl.Int8, "bid_b": pl.Int8, "bid_c": pl.Int8,
-                 "bid_d": pl.Int8}
+#: What is stored of a round (table ``round_rows``; the ``rounds`` view derives the rest):
+#: the winning seat as 0..3 (null on a tie), the pool's cards only when it holds carried
+#: ones (null when it is the prize alone).
+ROUND_ROWS_SCHEMA = {"game_id": pl.UInt64, "round_no": pl.Int8, "prize": pl.Int8,
+                     "carried_in": pl.Int16, "winner": pl.Int8,
+                     "pool_carried": pl.List(pl.Int8), "comment": pl.String,
+                     "bid_a": pl.Int8, "bid_b": pl.Int8, "bid_c": pl.Int8, "bid_d": pl.Int8}
 #: The rounds columns holding the bids of seats A..D.
 BID_COLUMNS = ("bid_a", "bid_b", "bid_c", "bid_d")
 REJECTS_SCHEMA = {"reject_id": pl.String, "source": pl.String, "source_game": pl.Int32,
@@ -97,7 +99,7 @@ class Batch:
 
     games: dict[str, list] = field(default_factory=lambda: {c: [] for c in GAMES_SCHEMA})
     players: dict[str, list] = field(default_factory=lambda: {c: [] for c in PLAYERS_SCHEMA})
-    rounds: dict[str, list] = field(default_factory=lambda: {c: [] for c in ROUNDS_SCHEMA})
+    rounds: dict[str, list] = field(default_factory=lambda: {c: [] for c in ROUND_ROWS_SCHEMA})
     rejects: dict[str, list] = field(default_factory=lambda: {c: [] for c in REJECTS_SCHEMA})
 
     def __len__(self) -> int:
@@ -134,15 +136,12 @@ class Batch:
             p["outcome"].append(outcome_of(out.scores, i) if report.finished else None)
         r = self.rounds
         for rnd, rec_round in zip(report.rounds, rec.rounds, strict=True):
-            win = None if rnd.winner is None else seats[rnd.winner]
             r["game_id"].append(gid)
             r["round_no"].append(rnd.round_no)
             r["prize"].append(rnd.prize)
-            r["pool_cards"].append(list(rnd.pool_cards))
-            r["pool_value"].append(rnd.pool_value)
             r["carried_in"].append(rnd.carried_in)
-            r["tie"].append(rnd.winner is None)
-            r["winner_seat"].append(win)
+            r["winner"].append(rnd.winner)
+            r["pool_carried"].append(list(rnd.pool_cards) if len(rnd.pool_cards) > 1 else None)
             r["comment"].append(rec_round.comment)
             for i, column in enumerate(BID_COLUMNS):
                 r[column].append(rnd.bids[i] if i < len(rnd.bids) else None)
@@ -158,10 +157,10 @@ class Batch:
         j["errors"].append([p.as_dict() for p in problems])
 
     def frames(self) -> dict[str, pl.DataFrame]:
-        """One frame per table (games, game_players, rounds, rejects)."""
+        """One frame per table (games, game_players, round_rows, rejects)."""
         return {
             "games": pl.DataFrame(self.games, schema=GAMES_SCHEMA),
             "game_players": pl.DataFrame(self.players, schema=PLAYERS_SCHEMA),
-            "rounds": pl.DataFrame(self.rounds, schema=ROUNDS_SCHEMA),
+            "round_rows": pl.DataFrame(self.rounds, schema=ROUND_ROWS_SCHEMA),
             "rejects": pl.DataFrame(self.rejects, schema=REJECTS_SCHEMA),
         }

@@ -32,7 +32,7 @@ _GAME_COLUMNS = (
 
 _CHILD_KEYS = {
     "game_players": ["game_id", "seat"],
-    "rounds": ["game_id", "round_no"],
+    "round_rows": ["game_id", "round_no"],
 }
 
 

@@ -226,13 +226,62 @@ CREATE TABLE source_files (
 );
 """
 
+#: Rounds stored lean: ``rounds`` becomes a view that derives what follows from the rest
+#: (pool_value, tie, winner_seat, and pool_cards when the pool is the prize alone).
+_V4_ROUND_ROWS = """
+CREATE TABLE round_rows (
+    game_id       UBIGINT NOT NULL,
+    round_no      TINYINT NOT NULL,
+    prize         TINYINT NOT NULL,
+    carried_in    SMALLINT NOT NULL,
+    winner        TINYINT,              -- seat 0..3 (A..D) taking the pool; NULL on a tie
+    pool_carried  TINYINT[],            -- the pool's cards when it holds carried ones, else NULL
+    comment       VARCHAR,
+    bid_a         TINYINT,
+    bid_b         TINYINT,
+    bid_c         TINYINT,
+    bid_d         TINYINT
+);
+
+INSERT INTO round_rows
+SELECT game_id, round_no, prize, carried_in,
+       CASE winner_seat WHEN 'A' THEN 0 WHEN 'B' THEN 1 WHEN 'C' THEN 2 WHEN 'D' THEN 3 END,
+       CASE WHEN len(pool_cards) > 1 THEN pool_cards END,
+       comment, bid_a, bid_b, bid_c, bid_d
+FROM rounds;
+
+DROP VIEW bids;
+DROP TABLE rounds;
+
+CREATE VIEW rounds AS
+SELECT game_id, round_no, prize,
+       coalesce(pool_carried, [prize]) AS pool_cards,
+       (carried_in + prize)::SMALLINT AS pool_value,
+       carried_in,
+       winner IS NULL AS tie,
+       CASE winner WHEN 0 THEN 'A' WHEN 1 THEN 'B' WHEN 2 THEN 'C' WHEN 3 THEN 'D' END
+           AS winner_seat,
+       comment, bid_a, bid_b, bid_c, bid_d
+FROM round_rows;
+
+CREATE VIEW bids AS
+SELECT r.game_id, r.round_no, p.seat, p.player,
+       CASE p.seat WHEN 'A' THEN r.bid_a WHEN 'B' THEN r.bid_b
+                   WHEN 'C' THEN r.bid_c ELSE r.bid_d END AS bid,
+       coalesce(r.winner = ascii(p.seat) - 65, false) AS won
+FROM round_rows r JOIN game_players p USING (game_id);
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema: imports, games, game_players, rounds, bids, rejects", _V1),
     Migration(2, "numeric game_id, bids in their round (bids is a view), per-game tie and "
                  "pool summary", _V2_TABLES + _V2_COPY + BIDS_VIEW + TAG_MACRO),
     Migration(3, "source_files: files read, by content, so a re-import skips them",
               _V3_SOURCE_FILES),
+    Migration(4, "rounds stored lean in round_rows; rounds is a view with the same columns",
+              _V4_ROUND_ROWS),
 )
 
-#: Tables a user may query (``bids`` is a view); the order is the load order.
-TABLES = ("imports", "games", "game_players", "rounds", "bids", "rejects", "source_files")
+#: Tables a user may query (``rounds`` and ``bids`` are views); the order is the load order.
+TABLES = ("imports", "games", "game_players", "rounds", "bids", "rejects", "source_files",
+          "round_rows")

@@ -78,7 +78,7 @@ def test_every_promised_column_exists_with_a_sensible_type(db: Path, table: str)
 
 def test_tables_are_the_documented_ones(db: Path) -> None:
     assert set(_columns(db)) == {*TABLES, "schema_migrations"}
-    assert set(TABLES) == {*CONTRACT, "source_files"}  # issue 3's tables, and one more
+    assert set(TABLES) == {*CONTRACT, "source_files", "round_rows"}  # issue 3's, and two more
 
 
 def test_schema_migrations_records_every_version(db: Path) -> None:
@@ -86,16 +86,16 @@ def test_schema_migrations_records_every_version(db: Path) -> None:
         rows = con.execute("SELECT version, name, applied_at FROM schema_migrations "
                            "ORDER BY version").fetchall()
     assert [(v, n) for v, n, _ in rows] == [(m.version, m.name) for m in MIGRATIONS]
-    assert [m.version for m in MIGRATIONS] == [1, 2, 3]
+    assert [m.version for m in MIGRATIONS] == [1, 2, 3, 4]
     assert all(r[2] is not None for r in rows)
 
 
-def test_bids_is_a_view_over_rounds(db: Path) -> None:
+def test_rounds_and_bids_are_views_over_round_rows(db: Path) -> None:
     with reading(db) as con:
         kinds = dict(con.execute("SELECT table_name, table_type FROM information_schema.tables"
                                  ).fetchall())
-    assert kinds["bids"] == "VIEW"
-    assert kinds["rounds"] == kinds["games"] == "BASE TABLE"
+    assert kinds["bids"] == kinds["rounds"] == "VIEW"
+    assert kinds["round_rows"] == kinds["games"] == "BASE TABLE"
 
 
 def test_migrating_twice_is_a_no_op(db: Path) -> None:
@@ -103,8 +103,8 @@ def test_migrating_twice_is_a_no_op(db: Path) -> None:
         before = con.execute("SELECT * FROM schema_migrations").fetchall()
     con = connect(db)  # a second read-write open migrates again
     try:
-        assert schema_version(con) == LATEST_VERSION == 3
-        assert migrate(con) == 3
+        assert schema_version(con) == LATEST_VERSION == 4
+        assert migrate(con) == 4
         assert con.execute("SELECT * FROM schema_migrations").fetchall() == before
     finally:
         con.close()

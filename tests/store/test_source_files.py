@@ -82,7 +82,7 @@ def test_a_game_deleted_by_hand_makes_the_file_read_again(folder: Path, tmp_path
     db = tmp_path / "t.duckdb"
     import_paths([folder], db)
     con = connect(db)
-    con.execute("DELETE FROM rounds WHERE game_id = (SELECT min(game_id) FROM games)")
+    con.execute("DELETE FROM round_rows WHERE game_id = (SELECT min(game_id) FROM games)")
     con.execute("DELETE FROM game_players WHERE game_id = (SELECT min(game_id) FROM games)")
     con.execute("DELETE FROM games WHERE game_id = (SELECT min(game_id) FROM games)")
     con.close()
