@@ -101,6 +101,7 @@ def import_paths(paths: Iterable[str | Path], db: str | Path | None = None, *,
         con.execute("BEGIN TRANSACTION")
         summary.import_id = scalar(con, "SELECT coalesce(max(import_id), 0) + 1 FROM imports")
         known = KnownGames(con)  # stored game ids, read in the background
+        source_files.forget_other_readers(con)
         for path in files:
             _import_file(con, path, summary, known, encoding=encoding, progress=progress,
                          batch_games=batch_games, reparse=reparse)
@@ -156,6 +157,7 @@ def _import_file(con: duckdb.DuckDBPyConnection, path: Path, summary: ImportSumm
         if earlier is not None and _still_stored(con, earlier, known):
             summary.add(earlier.counts())
             summary.files_unchanged += 1
+            source_files.skipped(con, earlier, str(path), summary.import_id)
             # the notes name the file as it was called then
             summary.notes.extend(n.replace(earlier.source, str(path)) for n in earlier.notes)
             if progress:

@@ -237,8 +237,8 @@ CREATE TABLE round_rows (
     winner        TINYINT,              -- seat 0..3 (A..D) taking the pool; NULL on a tie
     pool_carried  TINYINT[],            -- the pool's cards when it holds carried ones, else NULL
     comment       VARCHAR,
-    bid_a         TINYINT,
-    bid_b         TINYINT,
+    bid_a         TINYINT NOT NULL,
+    bid_b         TINYINT NOT NULL,
     bid_c         TINYINT,
     bid_d         TINYINT
 );

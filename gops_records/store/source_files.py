@@ -37,10 +37,15 @@ def code_digest() -> str:
     return digest.hexdigest()[:12]
 
 
+def this_build() -> str:
+    """This gops, e.g. ``gops 0.1.0 (3f2a9c01b7de)``: its version and its code's digest."""
+    return f"gops {gops_records.__version__} ({code_digest()})"
+
+
 def reader_of(kind: str, encoding: str) -> str:
-    """What reads a file, e.g. ``gops 0.1.0 (3f2a9c01b7de) gops utf-8``: the program,
-    its code, the file's kind and the encoding asked for."""
-    return f"gops {gops_records.__version__} ({code_digest()}) {kind} {encoding.lower()}"
+    """What reads a file, e.g. ``gops 0.1.0 (3f2a9c01b7de) gops utf-8``: this build, the
+    file's kind and the encoding asked for."""
+    return f"{this_build()} {kind} {encoding.lower()}"
 
 
 def file_sha256(data: bytes) -> str:
@@ -103,10 +108,17 @@ def find(con: duckdb.DuckDBPyConnection, sha256: str, reader: str) -> FileRead |
     return read
 
 
+def forget_other_readers(con: duckdb.DuckDBPyConnection) -> None:
+    """Drop what older (or other) builds of gops recorded: this one can never match it."""
+    con.execute("DELETE FROM source_files WHERE NOT starts_with(reader, ?)", [this_build() + " "])
+
+
 def save(con: duckdb.DuckDBPyConnection, read: FileRead, import_id: int) -> None:
-    """Record (or replace) what reading the file yielded, inside the caller's transaction."""
-    con.execute("DELETE FROM source_files WHERE sha256 = ? AND reader = ?",
-                [read.sha256, read.reader])
+    """Record what reading the file yielded, inside the caller's transaction. It replaces
+    the record of the same bytes and of whatever the file held before (same name), so
+    a file that grows keeps one row."""
+    con.execute("DELETE FROM source_files WHERE (sha256 = ? AND reader = ?) OR source = ?",
+                [read.sha256, read.reader, read.source])
     stage_file = pl.DataFrame({  # noqa: F841  (read by name in the SQL)
         "sha256": [read.sha256], "reader": [read.reader], "bytes": [read.bytes],
         "import_id": [import_id], "source": [read.source], "games_valid": [read.games_valid],
@@ -116,6 +128,16 @@ def save(con: duckdb.DuckDBPyConnection, read: FileRead, import_id: int) -> None
         "notes": pl.Series([read.notes], dtype=pl.List(pl.String)),
     })
     con.execute("INSERT INTO source_files BY NAME SELECT * FROM stage_file")
+
+
+def skipped(con: duckdb.DuckDBPyConnection, earlier: FileRead, source: str,
+            import_id: int) -> None:
+    """Note that ``import_id`` found the file unchanged under the name ``source``: its row
+    then reads as a full read would have left it."""
+    con.execute("DELETE FROM source_files WHERE source = ? AND NOT (sha256 = ? AND reader = ?)",
+                [source, earlier.sha256, earlier.reader])
+    con.execute("UPDATE source_files SET source = ?, import_id = ? WHERE sha256 = ? AND reader = ?",
+                [source, import_id, earlier.sha256, earlier.reader])
 
 
 def missing_games(con: duckdb.DuckDBPyConnection, game_ids: np.ndarray) -> int:

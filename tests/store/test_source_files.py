@@ -27,8 +27,8 @@ def _counts(summary) -> tuple[int, ...]:
 
 
 def _tables(db: Path) -> dict[str, list[str]]:
-    """Every table but the import log and the file log (those record each import)."""
-    return {t: rows for t, rows in snapshot(db).items() if t not in ("imports", "source_files")}
+    """Every table but the import log (it records each import's time)."""
+    return {t: rows for t, rows in snapshot(db).items() if t != "imports"}
 
 
 @pytest.fixture
@@ -158,3 +158,46 @@ def test_source_files_lists_what_each_file_held(folder: Path, tmp_path: Path) ->
     assert b[1:5] == (1, 1, 1, 1) and b[8] == 1
     assert empty[1:5] == (0, 0, 0, 0) and "empty file" in empty[5][0]
     assert a[6] == (folder / "a.gops").stat().st_size and a[7] == 64
+
+
+def _file_rows(db: Path) -> list[tuple]:
+    with reading(db) as con:
+        return con.execute("SELECT source, games_valid, len(game_ids), import_id "
+                           "FROM source_files ORDER BY source").fetchall()
+
+
+def test_a_growing_file_keeps_one_row(folder: Path, tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    import_paths([folder], db)
+    for number in (3, 4, 5):
+        with (folder / "a.gops").open("a") as f:
+            f.write("\n" + club_game(number))
+        import_paths([folder], db)
+    rows = _file_rows(db)
+    assert [Path(r[0]).name for r in rows] == ["a.gops", "b.csv", "empty.gops"]
+    assert rows[0][1:] == (6, 5, 4)  # club 1 twice, 2, 3, 4, 5: read in full by import 4
+
+
+def test_a_skipped_file_is_recorded_under_its_name_now(folder: Path, tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    import_paths([folder], db)
+    (folder / "a.gops").rename(folder / "renamed.gops")
+    assert import_paths([folder], db).files_unchanged == 3
+    rows = _file_rows(db)
+    assert [Path(r[0]).name for r in rows] == ["b.csv", "empty.gops", "renamed.gops"]
+    assert {r[3] for r in rows} == {2}  # import 2 found them all unchanged
+
+
+def test_what_another_build_recorded_is_dropped(folder: Path, tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    import_paths([folder], db)
+    con = connect(db)
+    con.execute("UPDATE source_files SET reader = 'gops 0.0.1 (000000000000) gops utf-8' "
+                "WHERE source LIKE '%a.gops'")
+    con.close()
+    again = import_paths([folder], db)
+    assert again.files_unchanged == 2  # a.gops is read again, by this build
+    with reading(db) as con:
+        assert con.execute("SELECT count(*) FROM source_files WHERE reader LIKE 'gops 0.0.1%'"
+                           ).fetchall() == [(0,)]
+        assert con.execute("SELECT count(*) FROM source_files").fetchall() == [(3,)]
