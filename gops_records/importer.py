@@ -12,7 +12,7 @@ import contextlib
 import re
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -146,20 +146,11 @@ def _import_file(con: duckdb.DuckDBPyConnection, path: Path, summary: ImportSumm
                  batch_games: int, reparse: bool) -> None:
     """Load one file's batches, or only count them if the same bytes were read before."""
     data = read_file(path)
-    kind = ROUND_LOG_KINDS.get(path.suffix.lower(), "gops")
-    reader = reader_of(kind, encoding)
-    seen_size = not reparse and bool(scalar(
-        con, "SELECT count(*) FROM source_files WHERE bytes = ? AND reader = ?",
-        [len(data), reader]))
+    reader = reader_of(ROUND_LOG_KINDS.get(path.suffix.lower(), "gops"), encoding)
     with ThreadPoolExecutor(max_workers=1) as hashing:  # hashlib runs beside the parsing
         digest = hashing.submit(file_sha256, data)
-        earlier = source_files.find(con, digest.result(), reader) if seen_size else None
-        if earlier is not None and _still_stored(con, earlier, known):
-            summary.add(earlier.counts())
-            summary.files_unchanged += 1
-            source_files.skipped(con, earlier, str(path), summary.import_id)
-            # the notes name the file as it was called then
-            summary.notes.extend(n.replace(earlier.source, str(path)) for n in earlier.notes)
+        if not reparse and _counted_unchanged(con, path, len(data), reader, digest, summary,
+                                              known):
             if progress:
                 progress(len(data), str(path))
             return
@@ -174,6 +165,24 @@ def _import_file(con: duckdb.DuckDBPyConnection, path: Path, summary: ImportSumm
         read.sha256 = digest.result()
     summary.notes.extend(notes)
     source_files.save(con, read, summary.import_id)
+
+
+def _counted_unchanged(con: duckdb.DuckDBPyConnection, path: Path, size: int, reader: str,
+                       digest: Future[str], summary: ImportSummary, known: KnownGames) -> bool:
+    """If an earlier read of these bytes left everything it found stored, count the file
+    from that read (as duplicates) and say True; else False: the file must be read."""
+    if not scalar(con, "SELECT count(*) FROM source_files WHERE bytes = ? AND reader = ?",
+                  [size, reader]):
+        return False  # no file of this size was read: no need to wait for the hash
+    earlier = source_files.find(con, digest.result(), reader)
+    if earlier is None or not _still_stored(con, earlier, known):
+        return False
+    summary.add(earlier.counts())
+    summary.files_unchanged += 1
+    source_files.skipped(con, earlier, str(path), summary.import_id)
+    # the notes name the file as it was called then
+    summary.notes.extend(n.replace(earlier.source, str(path)) for n in earlier.notes)
+    return True
 
 
 def _still_stored(con: duckdb.DuckDBPyConnection, earlier: FileRead, known: KnownGames) -> bool:
