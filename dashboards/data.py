@@ -243,6 +243,11 @@ def imports(view: View) -> pl.DataFrame:
     return _imports(view.unfiltered)
 
 
+def source_files(view: View) -> pl.DataFrame:
+    """Every file read, under its latest name (filters do not apply)."""
+    return _source_files(view.unfiltered)
+
+
 def rejects(view: View, limit: int = 200) -> pl.DataFrame:
     """Quarantined records with their errors and raw text (filters do not apply)."""
     return _rejects(view.unfiltered, limit)
@@ -256,6 +261,11 @@ def _game_detail(view: View, game_id: str) -> analytics.GameDetail | None:
 @_cached
 def _imports(view: View) -> pl.DataFrame:
     return _read(view.db, analytics.list_imports)
+
+
+@_cached
+def _source_files(view: View) -> pl.DataFrame:
+    return _read(view.db, analytics.list_source_files)
 
 
 @_cached

@@ -1,4 +1,5 @@
-"""Data quality: every import with its counts, and the quarantined records with their errors.
+"""Data quality: every import with its counts, the files read, and the quarantined records
+with their errors.
 
 The sidebar's filters do not apply here: imports and rejects belong to the whole database.
 """
@@ -34,6 +35,23 @@ def show_imports(view: data.View) -> None:
         "started_at": st.column_config.DatetimeColumn("started", format="YYYY-MM-DD HH:mm:ss"),
         "finished_at": st.column_config.DatetimeColumn("finished", format="YYYY-MM-DD HH:mm:ss"),
         "seconds": st.column_config.NumberColumn("seconds", format="%.2f")})
+
+
+def show_files(view: data.View) -> None:
+    files = data.source_files(view)
+    if files.is_empty():
+        return
+    st.header("Files")
+    st.caption("Every file read, under its latest name, with what it held. An import counts "
+               "a file it has read before (the same bytes) without reading it again, as long "
+               "as everything it held is still stored.")
+    st.dataframe(files.drop("sha256"), hide_index=True, column_config={
+        "import_id": st.column_config.NumberColumn("last import"),
+        "bytes": st.column_config.NumberColumn("bytes", format="%d"),
+        "games": st.column_config.NumberColumn(
+            "games", help="valid records in the file (a game written twice counts twice)"),
+        "distinct_games": st.column_config.NumberColumn("distinct games"),
+        "rejected": st.column_config.NumberColumn("rejected", help="records quarantined")})
 
 
 def show_rejects(view: data.View) -> None:
@@ -101,6 +119,7 @@ def main() -> None:
     st.caption("What went into the database and what was kept out. The sidebar's filters do "
                "not apply on this page.")
     show_imports(view)
+    show_files(view)
     show_rejects(view)
 
 

@@ -21,6 +21,7 @@ from gops_records.analytics.games import (
     list_games,
     list_imports,
     list_rejects,
+    list_source_files,
 )
 from gops_records.analytics.pools import (
     carried_per_game,
@@ -63,6 +64,6 @@ __all__ = [
     "match_results", "overview", "standings",
     "final_ties", "tie_streaks", "tie_streaks_of", "tie_summary", "tie_summary_of",
     "ties_by_pair", "ties_by_round", "ties_by_round_of",
-    "game_detail", "list_games", "list_imports", "list_rejects",
+    "game_detail", "list_games", "list_imports", "list_rejects", "list_source_files",
     "wilson", "with_wilson",
 ]

@@ -168,6 +168,16 @@ def list_imports(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
                        FROM imports ORDER BY import_id DESC""")
 
 
+def list_source_files(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Every file read, under its latest name, newest import first. Columns: source,
+    import_id (the last import that read it or found it unchanged), bytes, games (valid
+    records in it), distinct_games, rejected, sha256."""
+    return run(con, """SELECT source, import_id, bytes, games_valid AS games,
+                              len(game_ids) AS distinct_games, games_rejected AS rejected,
+                              sha256
+                       FROM source_files ORDER BY import_id DESC, source""")
+
+
 def list_rejects(con: duckdb.DuckDBPyConnection, limit: int = 200) -> pl.DataFrame:
     """Quarantined records, newest import first, in file order.
 

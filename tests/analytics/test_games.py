@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 
 from gops_records.analytics import (
     Filters,
@@ -10,6 +11,7 @@ from gops_records.analytics import (
     list_games,
     list_imports,
     list_rejects,
+    list_source_files,
 )
 from gops_records.analytics.games import parse_game_ids
 
@@ -116,6 +118,16 @@ def test_imports_and_rejects(con):
     ]
     assert bad["raw_text"].startswith('[Event "Club"]') and bad["source"].endswith("broken.gops")
     assert list_rejects(con, limit=0).height == 0
+
+
+def test_source_files_lists_each_file_read(con, club_db):
+    files = list_source_files(con)
+    assert files.columns == ["source", "import_id", "bytes", "games", "distinct_games",
+                             "rejected", "sha256"]
+    rows = {Path(r[0]).name: r[1:6] for r in files.rows()}
+    folder = club_db.parent
+    assert rows == {"broken.gops": (1, (folder / "broken.gops").stat().st_size, 0, 0, 1),
+                    "club.gops": (1, (folder / "club.gops").stat().st_size, 6, 6, 0)}
 
 
 def test_game_ids_from_links_decimal_or_version_1_hex():

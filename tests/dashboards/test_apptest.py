@@ -345,6 +345,8 @@ def test_data_quality_shows_imports_and_the_rejected_record(club_db, monkeypatch
     assert table.select("codes", "n_errors").rows() == [("card-not-in-hand, unknown-card", 2)]
     kinds = chart_titled(at, "Problems by kind")
     assert sorted(kinds.rows()) == [("card-not-in-hand", 1), ("unknown-card", 1)]
+    files = frame_by_column(at, "distinct_games")
+    assert files.select("games", "distinct_games", "rejected").sum().row(0) == (GAMES, GAMES, 1)
 
 
 # -- Scout ----------------------------------------------------------------------------------
