@@ -44,6 +44,9 @@ def test_summary_line(folder: Path, tmp_path: Path) -> None:
     again = _run(folder, "--db", db)
     assert "import 2 " in again.stdout and ": 0 new, 3 duplicate, 1 rejected (0 newly " \
         "quarantined, 1 already kept)" in again.stdout
+    assert ": 2 files (2 unchanged, not read again), 4 games seen" in again.stdout
+    reread = _run(folder, "--db", db, "--reparse")
+    assert ": 2 files, 4 games seen: 0 new, 3 duplicate" in reread.stdout
 
 
 def test_json_summary_keys(folder: Path, tmp_path: Path) -> None:

@@ -74,6 +74,9 @@ def describe_summary(s: ImportSummary, db: Path) -> str:
     rejected = f"{s.games_rejected} rejected"
     if s.games_rejected:
         rejected += f" ({s.rejects_new} newly quarantined, {s.rejects_duplicate} already kept)"
-    return (f"import {s.import_id} into {db}: {s.files} files, {s.games_seen} games seen: "
+    files = f"{s.files} files"
+    if s.files_unchanged:
+        files += f" ({s.files_unchanged} unchanged, not read again)"
+    return (f"import {s.import_id} into {db}: {files}, {s.games_seen} games seen: "
             f"{s.games_new} new, {s.games_duplicate} duplicate, {rejected}; "
             f"{s.seconds:.2f} s, {s.games_per_second:,.0f} games/s")
