@@ -6,9 +6,9 @@ one transaction DuckDB keeps every registered frame alive until the commit, whic
 million-game import hold gigabytes. Games already in the database (same ``game_id``)
 and rejects already kept (same ``reject_id``) are skipped, so re-importing adds
 nothing: game ids are looked up in :class:`KnownGames` (or found by an anti join),
-rejects by an anti join. The ``bids`` view needs no rows of its own: bids are columns
-of ``rounds``. The caller owns the transaction: ``import_paths`` opens one
-for the whole import.
+rejects by an anti join. Rounds go into ``round_rows``; the ``rounds`` and ``bids``
+views need no rows of their own. The caller owns the transaction: ``import_paths``
+opens one for the whole import.
 """
 
 from __future__ import annotations
