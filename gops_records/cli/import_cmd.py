@@ -38,7 +38,8 @@ def import_(
     """Import game records into the database: valid games are stored, bad ones quarantined.
 
     Idempotent: importing the same records again adds nothing and reports them as
-    duplicates. The import is one transaction, so an interrupted import changes nothing.
+    duplicates (a file read before, byte for byte, is counted without reading it again).
+    The import is one transaction, so an interrupted import changes nothing.
     Exit status 0 when the import succeeded (1 with --strict if anything was rejected),
     2 for usage errors, a missing path or a database locked by another program.
 
