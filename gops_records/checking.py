@@ -1,91 +1,115 @@
-"""Checking whole record files quickly: what `gops validate` reports, game by game.
+"""Checking whole record files: what ``gops validate`` reports, game by game.
 
-Valid plain games are checked many at once by the import's fast path
-(:mod:`gops_records.fastpath`); every other game goes through the exact parser and
-validator there, so each problem keeps its exact code, line and column. The fast path
-is tested to accept exactly the games the exact path accepts, with the same values.
+The file is read window by window by the one reading core (:mod:`gops_records.replay`);
+each window gives a frame of verdicts, one row per game, whose columns are the keys of
+``gops validate --json`` (:data:`VERDICT_COLUMNS`, a contract with users' scripts), and,
+for the readable report, each problem as ``file:line:col: code: message`` with the
+offending line and a caret under the column.
 """
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 import polars as pl
 
-from gops_records.fastpath import record_body, record_frames
-from gops_records.notation import iter_games
-from gops_records.notation.model import Problem
-from gops_records.validate import GameReport, validate_game
+from gops_records.replay.chunks import CHUNK_BYTES, read_file, record_body
+from gops_records.replay.frames import ChunkGames, LongGame
+
+#: The keys of every object ``gops validate --json`` prints, in order.
+VERDICT_COLUMNS = ("source", "game", "line", "players", "valid", "finished", "rounds",
+                   "scores", "unclaimed", "winner", "errors")
+#: Characters of a long source line shown around the column a problem points at.
+ECHO_CHARS = 100
 
 
-@dataclass(frozen=True, slots=True)
-class GameCheck:
-    """One game's verdict: the fields of `gops validate --json`, and its problems."""
+@dataclass
+class Checked:
+    """One window's verdicts (games numbered in the file) and its readable report lines."""
 
-    game: int
-    line: int
-    players: list[str]
-    finished: bool
-    rounds: int
-    scores: list[int]
-    unclaimed: int | None
-    winner: str | None
-    problems: tuple[Problem, ...]
+    verdicts: pl.DataFrame
+    report: list[str]
 
     @property
-    def valid(self) -> bool:
-        return not self.problems
+    def games(self) -> int:
+        return self.verdicts.height
 
-    def as_json(self, source: str) -> dict:
-        """The object `gops validate --json` prints (its keys are a contract)."""
-        return {
-            "source": source, "game": self.game, "line": self.line, "players": self.players,
-            "valid": self.valid, "finished": self.finished, "rounds": self.rounds,
-            "scores": self.scores, "unclaimed": self.unclaimed, "winner": self.winner,
-            "errors": [p.as_dict() for p in self.problems],
-        }
+    @property
+    def invalid(self) -> int:
+        return int((~self.verdicts["valid"]).sum())
 
-    @classmethod
-    def of_report(cls, report: GameReport, game: int) -> GameCheck:
-        """From the exact path's report (used for single games and tests)."""
-        return cls(game, report.record.line, report.players, report.finished,
-                   len(report.record.rounds), list(report.outcome.scores), report.unclaimed,
-                   report.winner, report.problems)
+    def json_lines(self) -> str:
+        """The window's games as JSON Lines (one object per game)."""
+        return "".join(json.dumps(row, ensure_ascii=False) + "\n"
+                       for row in self.verdicts.to_dicts())
 
 
-def check_records(data: bytes, source: str, encoding: str = "utf-8") -> Iterator[GameCheck]:
-    """Every game of a .gops file's bytes, in file order. Raises DecodeError on bad bytes."""
+def echo(line: str, column: int, limit: int = ECHO_CHARS) -> tuple[str, int]:
+    """A source line as shown under a problem, cut to about ``limit`` characters around
+    ``column``, and the column of the caret in what is shown."""
+    if len(line) <= limit:
+        return line, column
+    begin = max(0, min(column - 1 - limit // 2, len(line) - limit))
+    shown = ("..." if begin else "") + line[begin:begin + limit] + \
+        ("..." if begin + limit < len(line) else "")
+    return shown, column - begin + (3 if begin else 0)
+
+
+def _finish(games: ChunkGames, readable: bool) -> Checked:
+    """In a worker: the verdicts of a window's games and, if asked, its report lines."""
+    verdicts = games.verdicts()
+    report: list[str] = []
+    if readable and len(games.invalid_games):
+        problems = games.problems(games.invalid_games)
+        text_of_line = _line_reader(games)
+        for g in games.invalid_games.tolist():
+            for p in problems[g]:
+                report.append(f"{games.source}:{p.line}:{p.column}: {p.code}: {p.message}")
+                source = text_of_line(p.line)
+                if source is not None and p.column >= 1:
+                    shown, column = echo(source, p.column)
+                    report.append("    " + shown)
+                    report.append("    " + " " * (column - 1) + "^")
+    return Checked(verdicts, report)
+
+
+def _line_reader(games: ChunkGames):
+    """A function giving the text of a file line inside the window (None outside it)."""
+    if isinstance(games, LongGame):
+        lines = games.kept.splitlines()
+        return lambda n: lines[n - 1 - games.line_offset] if 0 < n - games.line_offset <= \
+            len(lines) else None
+    tokens = games.rep.tokens
+    if tokens.spans is not None:
+        return lambda n: None
+    starts = tokens.line_starts
+
+    def text(n: int) -> str | None:
+        local = n - games.line_offset
+        if not 1 <= local <= len(starts):
+            return None
+        begin = int(starts[local - 1])
+        end = int(starts[local]) if local < len(starts) else len(tokens.data)
+        raw = bytes(tokens.data[begin:min(end, begin + 64 * ECHO_CHARS * 4)])
+        return raw.decode("utf-8", "replace").rstrip("\r\n")
+
+    return text
+
+
+def check_bytes(data: bytes, source: str, encoding: str = "utf-8", *,
+                readable: bool = False, workers: int | None = None,
+                chunk_bytes: int = CHUNK_BYTES) -> Iterator[Checked]:
+    """Every game of a ``.gops`` file's bytes, window by window, games numbered in the
+    file. Raises DecodeError on bytes that are not text in ``encoding``."""
     body = record_body(data, encoding, source)
-    for chunk in record_frames(body, source):
-        frames = chunk.frames()
-        checks = list(_valid_games(frames["games"], frames["game_players"]))
-        checks += [_rejected(row) for row in frames["rejects"].iter_rows(named=True)]
-        checks.sort(key=lambda c: c.game)
-        yield from checks
-
-
-def _valid_games(games: pl.DataFrame, players: pl.DataFrame) -> Iterator[GameCheck]:
-    if not games.height:
-        return
-    seats = (players.unique(["game_id", "seat"], keep="first").sort("seat")
-             .group_by("game_id").agg("player", "score"))
-    rows = games.select("game_id", "source_game", "source_line", "finished",
-                        "rounds_played", "unclaimed", "winner").join(seats, on="game_id",
-                                                                     how="left")
-    for r in rows.iter_rows(named=True):
-        yield GameCheck(r["source_game"], r["source_line"], r["player"], r["finished"],
-                        r["rounds_played"], r["score"], r["unclaimed"], r["winner"], ())
-
-
-def _rejected(row: dict) -> GameCheck:
-    """A rejected game: its problems as the file places them, its replay from its text."""
-    problems = tuple(Problem(e["code"], e["message"], e["line"], e["column"], e["round"])
-                     for e in row["errors"])
-    records = list(iter_games(row["raw_text"]))
-    if not records:  # pragma: no cover - a reject always holds a game's text
-        return GameCheck(row["source_game"], row["source_line"], [], False, 0, [], None, None,
-                         problems)
-    check = GameCheck.of_report(validate_game(records[0]), row["source_game"])
-    return GameCheck(check.game, row["source_line"], check.players, check.finished,
-                     check.rounds, check.scores, check.unclaimed, check.winner, problems)
+    done = 0
+    finish = functools.partial(_finish, readable=readable)
+    for window in read_file(body, source, finish, workers=workers, chunk_bytes=chunk_bytes):
+        checked: Checked = window.payload
+        if done:
+            checked.verdicts = checked.verdicts.with_columns(pl.col("game") + done)
+        done += window.games
+        yield checked

@@ -21,24 +21,27 @@ import duckdb
 import polars as pl
 
 from gops_records.errors import DecodeError
-from gops_records.fastpath import ChunkFrames, chunk_bytes_for, record_body, record_frames
 from gops_records.notation.model import Problem
+from gops_records.replay import replay_tokens
+from gops_records.replay.chunks import chunk_bytes_for, record_body
+from gops_records.replay.chunks import read_file as read_records
+from gops_records.replay.frames import ChunkGames, Frames
+from gops_records.replay.records import record_tokens
 from gops_records.roundlogs import RoundLogError, read_round_log
-from gops_records.sources import SourceError, decode, find_files
+from gops_records.sources import decode, find_files, read_regular_file
 from gops_records.store import source_files
 from gops_records.store.db import connect, scalar
-from gops_records.store.frames import Batch
 from gops_records.store.loader import KnownGames, LoadCounts, batch_game_ids, load_frames
 from gops_records.store.source_files import FileRead, file_sha256, reader_of
-from gops_records.validate import validate_game
 
 ROUND_LOG_KINDS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 IMPORT_SUFFIXES = (".gops", *ROUND_LOG_KINDS)
 BATCH_GAMES = 20_000
 #: DuckDB threads of the import's connection (the parsing has threads of its own).
 IMPORT_THREADS = 1
-#: No record needs a longer line; a file with one is damaged and is quarantined whole
-#: (parsing a 100 MB line token by token would take minutes and gigabytes).
+#: No round log row needs a longer line; a round log with one is damaged and is
+#: quarantined whole (the CSV and JSON readers would hold it all). ``.gops`` records have
+#: no such limit: their reader takes any layout in time linear in its size.
 MAX_LINE_BYTES = 1 << 20
 _BLANK = re.compile(rb"[ \t\n\r\x0b\x0c]*")  # what bytes.strip() removes
 
@@ -193,36 +196,34 @@ def _still_stored(con: duckdb.DuckDBPyConnection, earlier: FileRead, known: Know
 
 
 def read_file(path: Path) -> bytes:
-    """A file's bytes; SourceError if it cannot be read."""
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise SourceError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    """A file's bytes; SourceError if it cannot be read or is not a regular file."""
+    return read_regular_file(path)
 
 
 def file_batches(path: Path, encoding: str = "utf-8", batch_games: int = BATCH_GAMES,
                  notes: list[str] | None = None, *, data: bytes | None = None,
-                 ) -> Iterator[tuple[Batch | ChunkFrames, int]]:
-    """Batches of replayed games and rejects from one file (its ``data`` if given), with
-    the bytes each consumed."""
+                 ) -> Iterator[tuple[Frames, int]]:
+    """Frames of the replayed games and rejects of one file (its ``data`` if given), batch
+    by batch, with the bytes each consumed."""
     notes = notes if notes is not None else []
     source = str(path)
     data = read_file(path) if data is None else data
     if _BLANK.fullmatch(data):
         notes.append(f"{source}: empty file, no games")
         return
-    long_line = find_long_line(data)
-    if long_line is not None:
-        line, size = long_line
-        message = (f"{source}: line {line} is {size:,} bytes long (records never need more "
-                   f"than {MAX_LINE_BYTES:,}); the file is damaged or not a record file, so "
-                   "it is quarantined whole")
-        yield _whole_file_reject(data, encoding, source, Problem("line-too-long", message,
-                                                                 line, 1)), len(data)
-        notes.append(message)
-        return
     kind = ROUND_LOG_KINDS.get(path.suffix.lower())
-    try:  # records stay UTF-8 bytes for the fast path (no 2-bytes-a-character str)
+    if kind:
+        long_line = find_long_line(data)
+        if long_line is not None:
+            line, size = long_line
+            message = (f"{source}: line {line} is {size:,} bytes long (a round log's row "
+                       f"never needs more than {MAX_LINE_BYTES:,}); the file is damaged or "
+                       "not a round log, so it is quarantined whole")
+            yield _whole_file_reject(data, encoding, source, Problem("line-too-long", message,
+                                                                     line, 1)), len(data)
+            notes.append(message)
+            return
+    try:  # records stay UTF-8 bytes (no 2-bytes-a-character str)
         text = decode(data, encoding, source) if kind else record_body(data, encoding, source)
     except DecodeError as exc:
         yield _whole_file_reject(data, encoding, source,
@@ -251,15 +252,13 @@ def find_long_line(data: bytes, limit: int = MAX_LINE_BYTES) -> tuple[int, int] 
     return None
 
 
-def _whole_file_reject(data: bytes, encoding: str, source: str, problem: Problem) -> Batch:
-    """A batch quarantining a whole file, its text as close to its bytes as text can be."""
+def _whole_file_reject(data: bytes, encoding: str, source: str, problem: Problem) -> Frames:
+    """Frames quarantining a whole file, its text as close to its bytes as text can be."""
     try:
         text = decode(data, encoding, source)
     except DecodeError:  # undecodable bytes are kept as escapes, e.g. \xfc
         text = data.decode("utf-8", errors="backslashreplace")
-    batch = Batch()
-    batch.add_reject(text, [problem], source, None, None)
-    return batch
+    return Frames.of_reject(text, problem, source)
 
 
 def _line_of(exc: DecodeError) -> int:
@@ -271,35 +270,41 @@ def _line_of(exc: DecodeError) -> int:
 
 
 def _record_batches(body: bytes | memoryview, source: str, size: int, batch_games: int,
-                    notes: list[str]) -> Iterator[tuple[ChunkFrames, int]]:
-    """Plain valid games through the vectorised fast path, the rest through the exact one."""
+                    notes: list[str]) -> Iterator[tuple[Frames, int]]:
+    """Every game through the one reading core, window by window (workers for big files)."""
     done = pos = games = 0
-    for chunk in record_frames(body, source, chunk_bytes=chunk_bytes_for(batch_games)):
-        games += chunk.games
-        pos += chunk.consumed
+    chunk = chunk_bytes_for(batch_games)
+    for window in read_records(body, source, _frames_of, chunk_bytes=chunk):
+        frames: Frames = window.payload
+        frames.shift(games)
+        games += window.games
+        pos += window.consumed
         consumed = round(size * pos / max(len(body), 1))
-        yield chunk, consumed - done
+        yield frames, consumed - done
         done = consumed
     if not games:
         notes.append(f"{source}: no games found (only comments or blank lines)")
 
 
+def _frames_of(games: ChunkGames) -> Frames:
+    """In a worker: a window's frames."""
+    return Frames(games.frames(), games.game_ids())
+
+
 def _round_log_batches(text: str, kind: str, source: str, size: int,
-                       notes: list[str]) -> Iterator[tuple[Batch, int]]:
-    batch = Batch()
+                       notes: list[str]) -> Iterator[tuple[Frames, int]]:
     try:
         logged = read_round_log(text, kind)
     except RoundLogError as exc:
-        batch.add_reject(text, [Problem(exc.code, str(exc), 1, 1)], source, None, None)
         notes.append(f"{source}: {exc}")
-        yield batch, size
+        yield Frames.of_reject(text, Problem(exc.code, str(exc), 1, 1), source), size
         return
-    for number, game in enumerate(logged, start=1):
-        report = validate_game(game.record)
-        if report.valid:
-            batch.add_game(report, source, number)
-        else:
-            batch.add_reject(game.raw_text, report.problems, source, number, game.line)
     if not logged:
         notes.append(f"{source}: no rounds found")
-    yield batch, size
+        return
+    records = [game.record for game in logged]
+    rep = replay_tokens(record_tokens(records))
+    extra = {i: list(game.record.problems) for i, game in enumerate(logged)
+             if game.record.problems}
+    games = ChunkGames(rep, source, raw_texts=[game.raw_text for game in logged], extra=extra)
+    yield Frames(games.frames(), games.game_ids()), size

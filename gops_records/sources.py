@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -41,13 +42,35 @@ def decode(data: bytes, encoding: str = "utf-8", name: str = "<bytes>") -> str:
             "encoding, pass it, e.g. --encoding latin-1") from exc
 
 
-def read_text(path: str | Path, encoding: str = "utf-8") -> str:
-    """A record file's text (see :func:`decode`)."""
-    try:
-        data = Path(path).read_bytes()
+def read_regular_file(path: str | Path) -> bytes:
+    """A file's bytes; only regular files are read (a FIFO, a device such as /dev/zero or
+    a socket could block or never end). Raises SourceError naming the problem."""
+    try:  # O_NONBLOCK: opening a named pipe must not wait for a writer
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with open(fd, "rb", buffering=0) as handle:
+            mode = os.fstat(fd).st_mode
+            if not stat.S_ISREG(mode):
+                raise SourceError(f"{path}: not a regular file ({_kind(mode)}); only record "
+                                  "files are read")
+            return handle.read()
+    except SourceError:
+        raise
     except OSError as exc:
         raise SourceError(f"{path}: cannot read: {exc.strerror or exc}") from exc
-    return decode(data, encoding, str(path))
+
+
+def _kind(mode: int) -> str:
+    for test, name in ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISDIR, "a folder")):
+        if test(mode):
+            return name
+    return "not a plain file"
+
+
+def read_text(path: str | Path, encoding: str = "utf-8") -> str:
+    """A record file's text (see :func:`decode`)."""
+    return decode(read_regular_file(path), encoding, str(path))
 
 
 def find_sources(paths: Iterable[str | Path],

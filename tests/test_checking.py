@@ -1,4 +1,4 @@
-"""check_records (fast path + exact path) says exactly what the exact validator says."""
+"""check_bytes: the verdicts of `gops validate`, window by window, whatever the windows."""
 
 from __future__ import annotations
 
@@ -6,23 +6,20 @@ from pathlib import Path
 
 import pytest
 
-from gops_records.checking import GameCheck, check_records
+from gops_records.checking import VERDICT_COLUMNS, check_bytes, echo
 from gops_records.errors import DecodeError
-from gops_records.notation import iter_games, write_game
+from gops_records.notation import read_reports, write_game
 from gops_records.rules import RuleProfile, TieRule
 from gops_records.simulate import BrokenRecord, simulate
-from gops_records.validate import validate_game
 
 DATA = Path(__file__).parent / "data"
 
 
-def exact(text: str, source: str) -> list[dict]:
-    return [GameCheck.of_report(validate_game(r), n).as_json(source)
-            for n, r in enumerate(iter_games(text), start=1)]
-
-
-def fast(text: str, source: str) -> list[dict]:
-    return [c.as_json(source) for c in check_records(text.encode("utf-8"), source)]
+def verdicts(data: bytes, source: str = "x.gops", **options) -> list[dict]:
+    rows = []
+    for checked in check_bytes(data, source, **options):
+        rows += checked.verdicts.to_dicts()
+    return rows
 
 
 def simulated_text(seed: int, profile: RuleProfile) -> str:
@@ -32,24 +29,60 @@ def simulated_text(seed: int, profile: RuleProfile) -> str:
 
 @pytest.mark.parametrize("profile", [RuleProfile(), RuleProfile(9, 3, TieRule.DISCARD),
                                      RuleProfile(5, 4)])
-def test_simulated_games_with_broken_records_agree(profile: RuleProfile) -> None:
-    text = simulated_text(3, profile)
-    expected = exact(text, "sim.gops")
-    assert any(not g["valid"] for g in expected) and any(g["valid"] for g in expected)
-    assert fast(text, "sim.gops") == expected
+def test_windows_of_any_size_give_the_same_verdicts(profile: RuleProfile) -> None:
+    data = simulated_text(3, profile).encode()
+    whole = verdicts(data, chunk_bytes=1 << 30)
+    assert any(not g["valid"] for g in whole) and any(g["valid"] for g in whole)
+    assert [g["game"] for g in whole] == list(range(1, len(whole) + 1))
+    for size in (1, 300, 2_000, 9_000):
+        assert verdicts(data, chunk_bytes=size) == whole
+
+
+def test_worker_processes_give_the_same_verdicts() -> None:
+    data = simulated_text(5, RuleProfile()).encode() * 3
+    assert verdicts(data, chunk_bytes=4_000, workers=2) == verdicts(data, workers=0)
+
+
+def test_verdicts_are_what_the_reports_say() -> None:
+    text = (DATA / "broken.gops").read_text(encoding="utf-8")
+    rows = verdicts(text.encode(), "broken.gops")
+    reports = read_reports(text)
+    assert len(rows) == len(reports)
+    for row, report in zip(rows, reports, strict=True):
+        assert tuple(row) == VERDICT_COLUMNS
+        assert row["valid"] == report.valid
+        assert row["players"] == report.players
+        assert row["scores"] == list(report.outcome.scores)
+        assert row["winner"] == report.winner
+        assert [(e["code"], e["line"], e["column"]) for e in row["errors"]] == \
+            [(p.code, p.line, p.column) for p in report.problems]
+
+
+def test_an_invalid_game_has_no_winner() -> None:
+    rows = verdicts(b"[Cards \"2\"]\n1. 2d 2c As\n2. Ad Ac Ac\n*\n")
+    (row,) = rows
+    assert not row["valid"] and row["winner"] is None and row["unclaimed"] is None
+    assert row["scores"] == [2, 0]  # what the playable round gave
 
 
 @pytest.mark.parametrize("name", ["club.gops", "broken.gops", "truncated.gops", "bom.gops"])
-def test_awkward_files_agree(name: str) -> None:
+def test_awkward_files_read_as_their_text(name: str) -> None:
     data = (DATA / name).read_bytes()
-    text = data.decode("utf-8-sig")
-    assert [c.as_json(name) for c in check_records(data, name)] == exact(text, name)
+    rows = verdicts(data, name)
+    assert [r["valid"] for r in rows] == [r.valid for r in read_reports(data.decode("utf-8-sig"))]
 
 
 def test_latin1_needs_its_encoding() -> None:
     data = (DATA / "latin1.gops").read_bytes()
     with pytest.raises(DecodeError, match="--encoding latin-1"):
-        list(check_records(data, "latin1.gops"))
-    checks = list(check_records(data, "latin1.gops", "latin-1"))
-    assert checks == [GameCheck.of_report(validate_game(r), n) for n, r in
-                      enumerate(iter_games(data.decode("latin-1")), start=1)]
+        verdicts(data, "latin1.gops")
+    rows = verdicts(data, "latin1.gops", encoding="latin-1")
+    assert [r["valid"] for r in rows] == [r.valid for r in
+                                          read_reports(data.decode("latin-1"))]
+
+
+def test_echo_cuts_a_long_line_around_the_column() -> None:
+    line = "x" * 500 + "BAD" + "y" * 500
+    shown, column = echo(line, 501, limit=40)
+    assert len(shown) <= 46 and shown[column - 1:column + 2] == "BAD"
+    assert echo("short", 3) == ("short", 3)

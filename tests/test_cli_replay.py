@@ -81,9 +81,11 @@ def test_invalid_game_lists_problems_and_exits_1(run, data_dir):
     lines = result.stdout.splitlines()
     assert "    2  illegal round, skipped (see problems below)" in lines
     assert lines[lines.index("Problems:") + 1:] == [
-        "  line 11:4: prize-repeated: prize 2 was already revealed",
-        "  line 11:7: card-not-in-hand: A bids 3, already spent earlier",
-        "  line 11:10: wrong-suit: B bids with spades, but 2 is written as hearts",
+        "  line 11:4: prize-repeated: prize 2 was already revealed in round 1 (line 10)",
+        "  line 11:7: card-not-in-hand: Rosa (A) bids 3, already spent in round 1 (line 10)",
+        "  line 11:10: wrong-suit: Sam (B) bids with spades, but 2 is written as hearts",
+        "  line 13:1: result-unchecked: result not checked: the replay stopped at round 2, "
+        "which has a problem",
     ]
 
 

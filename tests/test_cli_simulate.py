@@ -72,7 +72,8 @@ def test_broken_records_fail_validation_with_their_codes():
     assert len(games) == 29
     reports = [validate_game(g) for g in games]
     assert sum(r.valid for r in reports) == 20
-    found = Counter(frozenset(p.code for p in r.problems) for r in reports if not r.valid)
+    found = Counter(frozenset(p.code for p in r.problems) - {"result-unchecked"}
+                    for r in reports if not r.valid)
     assert set(found) == {frozenset({c}) for c in (
         "card-not-in-hand", "prize-repeated", "result-mismatch", "incomplete", "wrong-suit",
         "syntax", "unknown-card", "tag-value", "prize-order")}

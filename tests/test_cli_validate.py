@@ -48,15 +48,19 @@ def test_invalid_file_exits_1_with_located_problems_and_the_offending_text(run, 
     result = run("validate", path)
     assert result.exit_code == 1
     assert result.stdout.splitlines() == [
-        f"{path}:11:4: prize-repeated: prize 2 was already revealed",
+        f"{path}:11:4: prize-repeated: prize 2 was already revealed in round 1 (line 10)",
         "    2. 2♦ 3♣ 2♥",
         "       ^",
-        f"{path}:11:7: card-not-in-hand: A bids 3, already spent earlier",
+        f"{path}:11:7: card-not-in-hand: Rosa (A) bids 3, already spent in round 1 (line 10)",
         "    2. 2♦ 3♣ 2♥",
         "          ^",
-        f"{path}:11:10: wrong-suit: B bids with spades, but 2 is written as hearts",
+        f"{path}:11:10: wrong-suit: Sam (B) bids with spades, but 2 is written as hearts",
         "    2. 2♦ 3♣ 2♥",
         "             ^",
+        f"{path}:13:1: result-unchecked: result not checked: the replay stopped at round 2, "
+        "which has a problem",
+        "    2-4",
+        "    ^",
         "3 games in 1 file: 2 valid, 1 invalid",
     ]
 
@@ -124,7 +128,7 @@ def test_crlf_problem_lines_show_no_carriage_return(run, data_dir, tmp_path):
     result = run("validate", path)
     assert result.exit_code == 1
     assert result.stdout.splitlines()[:3] == [
-        f"{path}:11:4: prize-repeated: prize 2 was already revealed",
+        f"{path}:11:4: prize-repeated: prize 2 was already revealed in round 1 (line 10)",
         "    2. 2♦ 3♣ 2♥",
         "       ^",
     ]
@@ -139,7 +143,7 @@ def test_offending_text_is_the_line_the_parser_counted(run, tmp_path):
     result = run("validate", "--encoding", "latin-1", path)
     assert result.exit_code == 1
     assert result.stdout.splitlines()[:3] == [
-        f"{path}:3:4: prize-repeated: prize 8 was already revealed",
+        f"{path}:3:4: prize-repeated: prize 8 was already revealed in round 1 (line 2)",
         "    2. 8 7 J",
         "       ^",
     ]
@@ -214,12 +218,15 @@ def test_json_errors(run, data_dir):
     errors = objs[1]["errors"]
     assert all(set(e) == ERROR_KEYS for e in errors)
     assert errors == [
-        {"code": "prize-repeated", "message": "prize 2 was already revealed", "line": 11,
-         "column": 4, "round": 2},
-        {"code": "card-not-in-hand", "message": "A bids 3, already spent earlier", "line": 11,
+        {"code": "prize-repeated", "message": "prize 2 was already revealed in round 1 (line 10)",
+         "line": 11, "column": 4, "round": 2},
+        {"code": "card-not-in-hand",
+         "message": "Rosa (A) bids 3, already spent in round 1 (line 10)", "line": 11,
          "column": 7, "round": 2},
-        {"code": "wrong-suit", "message": "B bids with spades, but 2 is written as hearts",
+        {"code": "wrong-suit", "message": "Sam (B) bids with spades, but 2 is written as hearts",
          "line": 11, "column": 10, "round": 2},
+        {"code": "result-unchecked", "message": "result not checked: the replay stopped at "
+         "round 2, which has a problem", "line": 13, "column": 1, "round": None},
     ]
     assert objs[1]["line"] == 7
 

@@ -7,6 +7,7 @@ quarantined in ``rejects`` exactly as written, with every problem and where it i
 from __future__ import annotations
 
 import json
+import os
 import random
 import time
 from pathlib import Path
@@ -14,7 +15,8 @@ from pathlib import Path
 import pytest
 from store.gamefiles import SMALL, club_game, counts, run_python
 
-from gops_records.importer import MAX_LINE_BYTES, find_long_line, import_paths
+from gops_records.importer import find_long_line, import_paths
+from gops_records.replay.chunks import KEPT_BYTES
 from gops_records.sources import SourceError
 from gops_records.store.db import reading
 
@@ -87,8 +89,11 @@ def test_rejects_hold_each_broken_record_verbatim_with_every_problem(tmp_path: P
     assert rejects[0][2] == repeated.rstrip("\n")  # from the first tag to the terminator
     assert rejects[1][2] == wrong_result.rstrip("\n")
     assert text.count(rejects[0][2]) == 1
-    assert rejects[0][3] == [{"code": "card-not-in-hand", "message": "A bids 3, already spent "
-                              "earlier", "line": first_line + 6, "column": 7, "round": 2}]
+    assert rejects[0][3] == [
+        {"code": "card-not-in-hand", "message": f"Ann (A) bids 3, already spent in round 1 "
+         f"(line {first_line + 5})", "line": first_line + 6, "column": 7, "round": 2},
+        {"code": "result-unchecked", "message": "result not checked: the replay stopped at "
+         "round 2, which has a problem", "line": first_line + 8, "column": 1, "round": None}]
     (problem,) = rejects[1][3]
     assert (problem["code"], problem["line"], problem["column"], problem["round"]) == (
         "result-mismatch", first_line + 39, 1, None)  # 9 + 1 + 20 + 1 lines on, then 8
@@ -104,7 +109,8 @@ def test_bom_and_crlf_record_files(tmp_path: Path) -> None:
     ((raw, errors),) = _rows(db, "SELECT raw_text, errors FROM rejects")
     assert raw == broken.rstrip("\r\n")
     # 20 lines of club game, a blank line, then the small game's round 3 on its line 8
-    assert [(e["code"], e["line"], e["round"]) for e in errors] == [("bid-count", 29, 3)]
+    assert [(e["code"], e["line"], e["round"]) for e in errors] == [("bid-count", 29, 3),
+                                                                    ("result-unchecked", 30, None)]
 
 
 def test_truncated_file_keeps_the_whole_games_and_quarantines_the_cut_one(
@@ -169,7 +175,7 @@ def test_find_long_line() -> None:
 
 
 @pytest.mark.slow
-def test_a_100_mb_single_line_is_quarantined_quickly_in_bounded_memory(tmp_path: Path) -> None:
+def test_a_100_mb_single_game_is_quarantined_quickly_in_bounded_memory(tmp_path: Path) -> None:
     folder = tmp_path / "in"
     folder.mkdir()
     size = 100 * 2**20
@@ -188,11 +194,31 @@ def test_a_100_mb_single_line_is_quarantined_quickly_in_bounded_memory(tmp_path:
     summary, peak_kb = json.loads(out)
     assert (summary["games_new"], summary["games_rejected"]) == (1, 1)
     assert seconds < 60, seconds
-    assert peak_kb < 2 * 2**20, f"peak {peak_kb / 2**10:.0f} MB"
+    assert peak_kb < 2**20, f"peak {peak_kb / 2**10:.0f} MB"
     ((raw_size, errors),) = _rows(db, "SELECT length(raw_text), errors FROM rejects")
-    assert raw_size == size // 9 * 9  # kept whole
-    assert errors[0]["code"] == "line-too-long" and errors[0]["line"] == 1
-    assert f"{MAX_LINE_BYTES:,}" in errors[0]["message"]
+    assert raw_size <= KEPT_BYTES  # its beginning, not 100 MB
+    assert errors[0]["code"] == "game-too-long" and errors[0]["line"] == 1
+    assert f"{size // 9 * 9:,} bytes long" in errors[0]["message"]
+
+
+def test_a_100_mb_line_of_many_games_is_read_in_bounded_memory(tmp_path: Path) -> None:
+    # one line of games without tags or terminators: each "1." starts the next one
+    folder = tmp_path / "in"
+    folder.mkdir()
+    unit = b"1. 4d 3c 5s 2. 5d 4c 3s "
+    (folder / "line.gops").write_bytes(b'[Event "x"] ' + unit * (100 * 2**20 // len(unit)))
+    db = tmp_path / "t.duckdb"
+    code = ("import json, resource, sys\nfrom gops_records.importer import import_paths\n"
+            f"s = import_paths([{str(folder)!r}], {str(db)!r})\n"
+            "print(json.dumps([s.as_dict(), resource.getrusage(resource.RUSAGE_SELF)"
+            ".ru_maxrss]))")
+    proc = run_python(code)
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    summary, peak_kb = json.loads(out)
+    assert summary["games_rejected"] == 100 * 2**20 // len(unit)  # each lacks its terminator
+    assert summary["rejects_new"] == 2  # the first one has a tag: two distinct texts
+    assert peak_kb < 2**20, f"peak {peak_kb / 2**10:.0f} MB"
 
 
 def test_missing_path_raises_source_error(tmp_path: Path) -> None:
@@ -204,10 +230,10 @@ def test_unreadable_file_is_a_source_error(tmp_path: Path, monkeypatch) -> None:
     path = tmp_path / "a.gops"
     path.write_text(club_game(1))
 
-    def refuse(self: Path) -> bytes:
+    def refuse(*args, **kwargs) -> int:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(Path, "read_bytes", refuse)
+    monkeypatch.setattr(os, "open", refuse)
     with pytest.raises(SourceError, match="a.gops: cannot read: Permission denied"):
         import_paths([path], tmp_path / "t.duckdb")
 

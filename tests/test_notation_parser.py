@@ -9,8 +9,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gops_records.cards import RANK_BY_TEXT, SUIT_BY_TEXT, Suit
-from gops_records.notation import CardToken, GameRecord, Problem, RoundRecord, Span, parse
-from gops_records.notation.parser import iter_games
+from gops_records.notation import (
+    CardToken,
+    GameRecord,
+    Problem,
+    RoundRecord,
+    Span,
+    iter_games,
+    parse,
+)
 from gops_records.sources import decode
 
 ISSUE_EXAMPLE = """\
@@ -189,10 +196,10 @@ def test_wrong_round_number():
 
 def test_round_number_without_cards():
     game = one("1. 8 9 9 2. 3. 5 7 J *")
-    assert [where(p) for p in game.problems] == [("syntax", 1, 13, 2), ("round-number", 1, 13, 2)]
+    assert [where(p) for p in game.problems] == [("syntax", 1, 10, 2), ("round-number", 1, 13, 2)]
     assert game.problems[0].message == "round 2 has no cards"
     game = one("1. 8 9 9 2. *")
-    assert [where(p) for p in game.problems] == [("syntax", 1, 13, 2)]
+    assert [where(p) for p in game.problems] == [("syntax", 1, 10, 2)]
 
 
 def test_short_numbered_round_keeps_its_cards():
@@ -253,12 +260,21 @@ def test_empty_comments_are_dropped():
     assert game.rounds[0].comment is None
 
 
-def test_unclosed_brace_comment():
+def test_unclosed_brace_comment_ends_with_its_line():
     game = one("[A \"Ann\"]\n1. 8 9 9 { never closed\n2. 5 7 J *\n")
-    assert ranks(game) == [(8, 9, 9)]
-    assert [where(p) for p in game.problems] == [("syntax", 2, 10, 2), ("syntax", 4, 1, 1)]
-    assert game.problems[0].message == "comment opened with '{' is never closed"
+    assert ranks(game) == [(8, 9, 9), (5, 7, 11)]
+    assert [where(p) for p in game.problems] == [("syntax", 2, 10, 2)]
+    assert game.problems[0].message.startswith("comment opened with '{' is never closed")
     assert game.result is None
+
+
+def test_unclosed_brace_does_not_swallow_the_games_after_it():
+    text = "1. 8 9 9 {oops\n*\n\n1. 5 7 J {fine}\n*\n\n{a\n\nb}\n1. 8 9 9 *\n"
+    games = parse(text)
+    assert [ranks(g) for g in games] == [[(8, 9, 9)], [(5, 7, 11)], [(8, 9, 9)]]
+    assert games[1].rounds[0].comment == "fine"
+    assert [p.code for p in games[0].problems] == ["syntax"]
+    assert [(p.code, p.line) for p in games[2].problems] == [("syntax", 7), ("syntax", 9)]
 
 
 def test_file_of_only_comments_and_blank_lines_has_no_games():
@@ -400,7 +416,8 @@ def test_parser_never_raises_and_spans_point_into_the_text(text):
     for game in parse(text):
         for problem in game.problems:
             assert problem.code in ("syntax", "tag-value", "round-number")
-            assert 1 <= problem.line <= text.count("\n") + 1
+            breaks = text.count("\n") + text.replace("\r\n", "").count("\r")
+            assert 1 <= problem.line <= breaks + 1
             assert problem.column >= 1
         for rnd in game.rounds:
             for card in (rnd.prize, *rnd.bids):

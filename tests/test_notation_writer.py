@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,6 +19,7 @@ from gops_records.notation import (
     write_game,
     write_games,
 )
+from gops_records.notation.tokens import WHITESPACE
 from gops_records.notation.writer import escape
 
 MESSY = """\
@@ -99,8 +102,14 @@ def test_comment_with_a_closing_brace_is_written_after_a_semicolon():
 
 
 def test_comment_with_a_brace_and_a_line_break_loses_only_the_brace():
-    game = GameRecord({}, (RoundRecord(CardToken(8), (CardToken(9), CardToken(9)), "a}\nb"),))
-    assert write_game(game) == "1. 8♦ 9♣ 9♠ {a)\nb}\n*\n"
+    game = GameRecord({}, (RoundRecord(CardToken(8), (CardToken(9), CardToken(9)), "a}\nb{"),))
+    assert write_game(game) == "1. 8♦ 9♣ 9♠ {a)\nb(}\n*\n"
+
+
+def test_comment_with_a_blank_line_loses_only_the_blank_line():
+    game = GameRecord({}, (RoundRecord(CardToken(8), (CardToken(9), CardToken(9)), "a\n \nb"),))
+    assert write_game(game) == "1. 8♦ 9♣ 9♠ {a\nb}\n*\n"
+    assert parse(write_game(game))[0].rounds[0].comment == "a\nb"
 
 
 def test_write_games_separates_games_by_a_blank_line(data_dir):
@@ -123,6 +132,7 @@ def test_data_files_round_trip(data_dir, name):
 # -- property: parse(write(g)) == g ----------------------------------------------------
 
 _KNOWN_LOWER = {t.lower() for t in KNOWN_TAGS}
+_BLANK = re.compile("\n(?:[" + re.escape(WHITESPACE.replace("\n", "")) + "]*\n)+")
 
 cards = st.builds(CardToken, st.integers(1, 13), st.none() | st.sampled_from(Suit))
 tag_values = st.text(st.characters(blacklist_characters="\r\n",
@@ -135,7 +145,8 @@ unknown_names = st.builds(
 comment_text = (
     st.text(st.characters(blacklist_characters="\r", blacklist_categories=("Cs",)),
             min_size=1, max_size=20)
-    .map(lambda t: (t.replace("}", "") if "\n" in t else t).strip())
+    .map(lambda t: (_BLANK.sub("\n", t.replace("}", "").replace("{", "")) if "\n" in t
+                    else t).strip())
     .filter(bool)
 )
 

@@ -11,9 +11,9 @@ from gops_records.cards import rank_name
 from gops_records.cli.app import EXIT_INVALID, EXIT_OK, app, fail, fail_on
 from gops_records.cli.validate_cmd import EncodingOption
 from gops_records.errors import GopsError
-from gops_records.notation import iter_games
+from gops_records.notation import read_reports
+from gops_records.report import GameReport
 from gops_records.sources import read_text
-from gops_records.validate import GameReport, validate_game
 
 
 @app.command("replay")
@@ -36,12 +36,12 @@ def replay(
         text = read_text(path, encoding)
     except GopsError as exc:
         fail_on(exc)
-    count = 0
-    for count, record in enumerate(iter_games(text), start=1):
-        if count == game:
-            report = validate_game(record)
-            typer.echo(render_replay(report, f"{path} game {count}"))
-            raise typer.Exit(EXIT_OK if report.valid else EXIT_INVALID)
+    reports = read_reports(text)
+    count = len(reports)
+    if 1 <= game <= count:
+        report = reports[game - 1]
+        typer.echo(render_replay(report, f"{path} game {game}"))
+        raise typer.Exit(EXIT_OK if report.valid else EXIT_INVALID)
     if not count:
         fail(f"{path} holds no games")
     noun = "game" if count == 1 else "games"
@@ -79,7 +79,13 @@ def render_replay(report: GameReport, title: str) -> str:
                     + f"  {taken:<{taken_width}}  " + "-".join(map(str, running)))
     rows.append("")
     scores = ", ".join(f"{n} {s}" for n, s in zip(names, report.outcome.scores, strict=False))
-    if report.finished:
+    if not report.valid:
+        played = len(report.rounds)
+        rows.append(f"No result: the game has problems. The replay played {played} of its "
+                    f"{len(report.record.rounds)} rounds" + (
+                        f" (the first skipped: round {report.first_skipped})"
+                        if report.first_skipped else "") + f", which give {scores}")
+    elif report.finished:
         verdict = f"{report.winner} wins" if report.winner else "draw"
         rows.append(f"Outcome: {scores}; unclaimed {report.outcome.unclaimed}: {verdict}")
     else:

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from gops_records.checking import check_records
+from gops_records.checking import check_bytes
 from gops_records.cli.app import EXIT_INVALID, EXIT_OK, EXIT_USAGE, app
 from gops_records.errors import GopsError
-from gops_records.notation.model import Problem
-from gops_records.sources import decode, find_sources
+from gops_records.sources import find_sources, read_regular_file
 
 EncodingOption = Annotated[str, typer.Option(
     "--encoding", help="Text encoding of the files (utf-8 with or without BOM by default; "
@@ -51,30 +49,20 @@ def validate(
         raise typer.Exit(EXIT_USAGE)
     for source, path in found:
         try:
-            data = path.read_bytes()
-            checks = check_records(data, source, encoding)
-            chunk: list[str] = []
-            lines: list[str] | None = None
-            for check in checks:
-                games += 1
-                invalid += not check.valid
+            data = read_regular_file(path)
+            for checked in check_bytes(data, source, encoding, readable=not as_json):
+                games += checked.games
+                invalid += checked.invalid
                 if as_json:
-                    chunk.append(json.dumps(check.as_json(source), ensure_ascii=False))
-                elif check.problems:
-                    if lines is None:  # as the parser counts lines: \x85, \u2028 are no ends
-                        lines = decode(data, encoding, source).split("\n")
-                    chunk.extend(_describe(source, check.problems, lines))
-                if len(chunk) >= 4096:
-                    out.write("\n".join(chunk) + "\n")
-                    chunk.clear()
+                    out.write(checked.json_lines())
+                elif checked.report:
+                    out.write("\n".join(checked.report) + "\n")
         except (GopsError, OSError) as exc:
             print(f"gops: error: {exc if isinstance(exc, GopsError) else _unreadable(path, exc)}",
                   file=sys.stderr)
             unreadable = True
             continue
         files += 1
-        if chunk:
-            out.write("\n".join(chunk) + "\n")
     if not as_json:
         game_noun = "game" if games == 1 else "games"
         noun = "file" if files == 1 else "files"
@@ -87,15 +75,3 @@ def validate(
 
 def _unreadable(path: Path, exc: OSError) -> str:
     return f"{path}: cannot read: {exc.strerror or exc}"
-
-
-def _describe(path: str, problems: tuple[Problem, ...], lines: list[str]) -> list[str]:
-    """Each problem as `file:line:col: code: message`, then the source line and a caret."""
-    shown = []
-    for p in problems:
-        shown.append(f"{path}:{p.line}:{p.column}: {p.code}: {p.message}")
-        if 1 <= p.line <= len(lines):
-            source = lines[p.line - 1].rstrip("\r")
-            shown.append("    " + source)
-            shown.append("    " + " " * (p.column - 1) + "^")
-    return shown

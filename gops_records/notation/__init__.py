@@ -1,4 +1,6 @@
-"""The .gops record notation: a lenient parser with spans, and a canonical writer."""
+"""The .gops record notation: the tokenizer (:mod:`.tokens`), the reader into Python
+values (:mod:`.reader`), the record model with spans (:mod:`.model`) and the canonical
+writer (:mod:`.writer`)."""
 
 from gops_records.notation.model import (
     KNOWN_TAGS,
@@ -9,10 +11,10 @@ from gops_records.notation.model import (
     RoundRecord,
     Span,
 )
-from gops_records.notation.parser import iter_games, parse
+from gops_records.notation.reader import iter_games, parse, read_reports  # noqa: I001
 from gops_records.notation.writer import format_result, write_game, write_games
 
 __all__ = [
     "KNOWN_TAGS", "PLAYER_TAGS", "CardToken", "GameRecord", "Problem", "RoundRecord", "Span",
-    "iter_games", "parse", "format_result", "write_game", "write_games",
+    "iter_games", "parse", "read_reports", "format_result", "write_game", "write_games",
 ]

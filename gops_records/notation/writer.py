@@ -9,10 +9,14 @@ terminator on a line of its own and a blank line between games.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from gops_records.cards import Seat, Suit, card_text
 from gops_records.notation.model import KNOWN_TAGS, CardToken, GameRecord
+from gops_records.notation.tokens import WHITESPACE
+
+_BLANK_LINES = re.compile("\n(?:[" + re.escape(WHITESPACE.replace("\n", "")) + "]*\n)+")
 
 
 def escape(value: str) -> str:
@@ -30,14 +34,14 @@ def _card(card: CardToken, suit: Suit | None) -> str:
 
 
 def _comment(text: str) -> str:
-    """A round's comment: in braces, or after ``;`` when it holds a ``}`` (a ``;`` comment
-    can), so the parser reads back the same text. Only a comment holding both a ``}`` and
-    a line break cannot be written as is: its ``}`` become ``)``."""
-    if "}" not in text:
-        return "{" + text + "}"
+    """A round's comment: in braces, or after ``;`` when it holds a brace (a ``;`` comment
+    can), so the reader reads back the same text. Only a comment of several lines cannot
+    always be written as is: a brace comment holds no brace and no blank line, so its
+    ``{`` and ``}`` become ``(`` and ``)`` and its blank lines are dropped."""
     if "\n" not in text:
-        return "; " + text
-    return "{" + text.replace("}", ")") + "}"
+        return "; " + text if "{" in text or "}" in text else "{" + text + "}"
+    text = _BLANK_LINES.sub("\n", text)
+    return "{" + text.replace("{", "(").replace("}", ")") + "}"
 
 
 def write_game(game: GameRecord) -> str:

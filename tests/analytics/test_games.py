@@ -108,12 +108,14 @@ def test_imports_and_rejects(con):
     assert rejects.columns[7:] == ["n_errors", "reject_id", "errors"]
     bad = rejects.row(0, named=True)
     assert bad["codes"] == "card-not-in-hand, unknown-card"
-    assert bad["first_error"] == "line 2, column 17: B bids 2, already spent earlier"
+    assert bad["first_error"] == ("line 2, column 17: Bob (B) bids 2, already spent in round 1 "
+                                  "(line 2)")
     assert bad["n_errors"] == 2
     assert bad["errors"] == [
-        {"code": "card-not-in-hand", "message": "B bids 2, already spent earlier", "line": 2,
+        {"code": "card-not-in-hand",
+         "message": "Bob (B) bids 2, already spent in round 1 (line 2)", "line": 2,
          "column": 17, "round": 2},
-        {"code": "unknown-card", "message": "B bids 9, which is not in a 4-card suit",
+        {"code": "unknown-card", "message": "Bob (B) bids 9, which is not in a 4-card suit",
          "line": 2, "column": 26, "round": 3},
     ]
     assert bad["raw_text"].startswith('[Event "Club"]') and bad["source"].endswith("broken.gops")

@@ -94,8 +94,10 @@ def test_every_page_renders_its_charts_without_exceptions(club_db, monkeypatch):
             errors = [e.value for e in at.error]
     assert errors == [
         "2 problems in this record:\n\n"
-        "- line 16, column 20 (round 2): `card-not-in-hand`: A bids 3, already spent earlier\n"
-        "- line 16, column 33 (round 3): `unknown-card`: A bids 7, which is not in a 5-card suit"]
+        "- line 16, column 20 (round 2): `card-not-in-hand`: Alice (A) bids 3, already spent "
+        "in round 1 (line 16)\n"
+        "- line 16, column 33 (round 3): `unknown-card`: Alice (A) bids 7, which is not in a "
+        "5-card suit"]
 
 
 # -- Session ---------------------------------------------------------------------------
@@ -337,7 +339,7 @@ def test_data_quality_shows_imports_and_the_rejected_record(club_db, monkeypatch
     problems = at.error[0].value.splitlines()[2:]  # every problem, not only the first
     assert [p.split(": ", 1)[0] for p in problems] == [
         "- line 16, column 20 (round 2)", "- line 16, column 33 (round 3)"]
-    assert "A bids 7, which is not in a 5-card suit" in problems[1]
+    assert "Alice (A) bids 7, which is not in a 5-card suit" in problems[1]
     code = at.code[0].value
     assert "16 | 1. 3♦ 3♣ 2♠  2. 5♦ 3♣ 4♠  3. 4♦ 7♣ 5♠" in code
     assert code.splitlines()[0].startswith("15 | [Event \"Friday cup\"]")

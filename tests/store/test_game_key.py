@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from gops_records.notation import iter_games
-from gops_records.store.frames import content_id, game_key
+import polars as pl
+
+from gops_records.replay import read_chunk
+from gops_records.replay.frames import ChunkGames, content_ids
 
 GAME = """[Event "Club"]
 [A "Ann"]
@@ -18,9 +20,9 @@ GAME = """[Event "Club"]
 """
 
 
-def _id(text: str) -> str:
-    (record,) = list(iter_games(text))
-    return content_id(game_key(record))
+def _id(text: str) -> int:
+    (game_id,) = ChunkGames(read_chunk(text.encode()), "x").game_ids().to_list()
+    return game_id
 
 
 def test_layout_comments_suits_and_tag_order_do_not_change_the_id() -> None:
@@ -45,4 +47,5 @@ def test_any_other_tag_or_card_changes_the_id() -> None:
 
 def test_content_id_is_the_first_64_bits_of_md5() -> None:
     # md5("abc") = 900150983cd24fb0d6963f7d28e17f72
-    assert content_id("abc") == 0x900150983cd24fb0 == 10376663631224000432
+    assert content_ids(pl.Series(["abc"])).to_list() == [0x900150983cd24fb0]
+    assert 0x900150983cd24fb0 == 10376663631224000432

@@ -1,0 +1,335 @@
+"""The one tokenizer of the ``.gops`` notation: bytes in, token arrays out, whatever the layout.
+
+A chunk of UTF-8 text is cut into tokens by one compiled regular expression run by
+polars (Rust's linear-time regex engine) over the whole chunk: every match is a token
+with the whitespace before it, so the matches tile the text and byte offsets are a
+running sum of their lengths. Nothing depends on line structure: one round a line,
+a whole game on one line, a round spread over lines, tags several to a line, comments
+anywhere, CRLF or CR-only line ends all read the same way and at the same speed.
+
+The meaning of a *word* (a card, a round number, a result, a typo) is worked out once
+per distinct word (a file holds a few dozen to a few thousand), then gathered into
+arrays. Lines and columns are computed only where they are asked for (a game's first
+line, a problem's place), from the offsets.
+
+Token kinds (:class:`Kind`): a tag ``[Name "value"]``, a malformed tag, a comment
+(``{...}`` or ``;...``), an unclosed ``{``, a round number ``12.``, a card, a result
+``45-46``, ``*``, and words that are none of these (typos, kept with a suggestion).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import IntEnum
+from functools import cached_property
+
+import numpy as np
+import polars as pl
+import pyarrow as pa
+
+from gops_records.cards import RANK_BY_TEXT, SUIT_BY_TEXT, Suit
+
+#: Numbers are kept up to this value; a longer one can only fail a check (and is shown
+#: shortened), so no conversion of thousands of digits ever happens.
+NUMBER_CAP = 999_999
+
+_SUITS = "DCSHdcsh♦♣♠♥♢♧♤♡"
+_WS = r"[\s\x{FEFF}]"
+_TAG = r'\[[ \t]*[A-Za-z][A-Za-z0-9_]*[ \t]+"(?:[^"\\\r\n]|\\[^\r\n])*"[ \t]*\]'
+# a {comment} may span lines but not a blank line, and holds no { or }
+_BRACE = r"\{[^{}\n]*(?:\n[ \t\r]*[^{}\s][^{}\n]*)*(?:\n[ \t\r]*)?\}"
+_PATTERN = (_WS + "*(?:" + "|".join([
+    _TAG,                    # a tag
+    r"\[[^\r\n\]]*\]?",      # a malformed tag, up to its ] or the line's end
+    _BRACE,                  # a comment in braces
+    r"\{[^{}\r\n]*",         # a { never closed: the rest of its line
+    r";[^\r\n]*",            # a comment to the end of the line
+    r"[0-9]+\.",             # a round number (it may touch the prize: 12.K♦)
+    r"[^\s\x{FEFF}{;\[]+",   # a word: card, result, *, or a typo
+]) + ")")
+_TAG_PARTS = r'^\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]+"((?:[^"\\\r\n]|\\[^\r\n])*)"[ \t]*\]$'
+#: What the pattern's whitespace class matches (Unicode White_Space, and the BOM).
+WHITESPACE = ("\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005"
+               "\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff")
+
+
+class Kind(IntEnum):
+    """What a token is."""
+
+    TAG = 0
+    BAD_TAG = 1
+    COMMENT = 2
+    UNCLOSED = 3
+    NUMBER = 4
+    CARD = 5
+    RESULT = 6
+    STAR = 7
+    WORD = 8
+
+
+class Shape(IntEnum):
+    """How a word that is not notation stands among the cards (for resynchronising)."""
+
+    NONE = 0      #: stands for nothing: skipped
+    CARD = 1      #: a mistyped card: it takes a card's place in its round
+    NUMBER = 2    #: a mistyped round number (``3)``): it starts a round
+
+
+#: Suit codes in the token arrays: 0 means no suit written.
+SUIT_CODES = {None: 0, Suit.DIAMONDS: 1, Suit.CLUBS: 2, Suit.SPADES: 3, Suit.HEARTS: 4}
+SUIT_OF_CODE = {code: suit for suit, code in SUIT_CODES.items()}
+
+_CARD = re.compile(r"(10|[2-9AaTtJjQqKk])([" + _SUITS + r"])?")
+_RESULT = re.compile(r"[0-9]+(?:-[0-9]+)+")
+_NUMBER_TYPO = re.compile(r"([0-9]+)[)\]:,]")
+_CARDLIKE = re.compile(r"([0-9]{1,2}|[0-9][oO]|[0-9A-Za-z]{1,2})([" + _SUITS + r"])?")
+_CARD_PUNCT = re.compile(r"((?:10|[2-9AaTtJjQqKk])[" + _SUITS + r"]?)[,.:!)}\]]")
+_RANK_TYPOS = {"1": "A", "11": "J", "12": "Q", "13": "K", "1o": "10"}
+
+
+def capped(digits: str) -> int:
+    """A run of ASCII digits as a number, capped at :data:`NUMBER_CAP`."""
+    digits = digits.lstrip("0") or "0"
+    return NUMBER_CAP + 1 if len(digits) > 6 else int(digits)
+
+
+def shorten(text: str, limit: int = 40) -> str:
+    """Text as echoed in a message: at most ``limit`` characters."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    """What one distinct word means. ``values`` holds a round number, a card's rank and
+    suit code, or a result's points (capped)."""
+
+    kind: Kind
+    values: tuple[int, ...] = ()
+    shape: Shape = Shape.NONE
+    suggestion: str | None = None
+
+
+def read_word(text: str) -> Word:
+    """The meaning of one word (not a tag or comment), with a likely fix for a typo."""
+    if text.endswith(".") and text[:-1].isascii() and text[:-1].isdigit():
+        return Word(Kind.NUMBER, (capped(text[:-1]),))
+    if text == "*":
+        return Word(Kind.STAR)
+    if _RESULT.fullmatch(text):
+        return Word(Kind.RESULT, tuple(capped(p) for p in text.split("-")))
+    m = _CARD.fullmatch(text)
+    if m:
+        suit = SUIT_BY_TEXT[m.group(2).lower()] if m.group(2) else None
+        return Word(Kind.CARD, (RANK_BY_TEXT[m.group(1).lower()], SUIT_CODES[suit]))
+    m = _NUMBER_TYPO.fullmatch(text)
+    if m:
+        return Word(Kind.WORD, (capped(m.group(1)),), Shape.NUMBER, m.group(1) + ".")
+    m = _CARD_PUNCT.fullmatch(text)
+    if m:
+        return Word(Kind.WORD, (), Shape.CARD, m.group(1))
+    m = _CARDLIKE.fullmatch(text)
+    if m and (m.group(2) or m.group(1)[0].isdigit()):
+        fixed = _RANK_TYPOS.get(m.group(1).lower())
+        return Word(Kind.WORD, (), Shape.CARD, fixed + (m.group(2) or "") if fixed else None)
+    return Word(Kind.WORD)
+
+
+@dataclass
+class Tokens:
+    """A chunk's tokens (whitespace dropped), in text order.
+
+    ``start``/``end`` are byte offsets into ``data``; ``word`` indexes :attr:`words` for
+    word tokens (-1 for tags and comments). Tag names (canonical case is the reader's
+    business) and values, and comment texts, are polars columns aligned with
+    ``tag_index`` / ``comment_index``.
+    """
+
+    data: bytes | memoryview
+    kind: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    word: np.ndarray
+    words: list[Word]
+    word_texts: list[str]
+    tag_index: np.ndarray
+    tag_name: pl.Series
+    tag_value: pl.Series
+    comment_index: np.ndarray
+    comment: pl.Series
+    #: (T, 2) line and column of each token, for tokens made from records rather than
+    #: read from text (their offsets are then 2 * index).
+    spans: np.ndarray | None = None
+
+    def __len__(self) -> int:
+        return len(self.kind)
+
+    # -- word features, gathered per token ---------------------------------------------
+
+    @cached_property
+    def _word_arrays(self) -> dict[str, np.ndarray]:
+        n = len(self.words) + 1  # the last row: not a word
+        kind = np.full(n, -1, np.int8)
+        shape = np.zeros(n, np.int8)
+        vals = np.zeros((n, 4), np.int64)
+        count = np.zeros(n, np.int64)
+        for i, w in enumerate(self.words):
+            kind[i], shape[i], count[i] = w.kind, w.shape, len(w.values)
+            vals[i, : min(4, len(w.values))] = w.values[:4]
+        return {"kind": kind, "shape": shape, "values": vals, "count": count}
+
+    def _rows(self) -> np.ndarray:
+        return np.where(self.word >= 0, self.word, len(self.words))
+
+    @cached_property
+    def shape(self) -> np.ndarray:
+        """:class:`Shape` of every token (NONE but for mistyped words)."""
+        return self._word_arrays["shape"][self._rows()]
+
+    @cached_property
+    def values(self) -> np.ndarray:
+        """(T, 4) int64: a number's value; a card's rank and suit code; a result's points."""
+        return self._word_arrays["values"][self._rows()]
+
+    @cached_property
+    def value_count(self) -> np.ndarray:
+        """How many values each word has (a result's number of points)."""
+        return self._word_arrays["count"][self._rows()]
+
+    # -- places --------------------------------------------------------------------------
+
+    @cached_property
+    def line_starts(self) -> np.ndarray:
+        """Byte offset of each line's start: after LF, CRLF, or a lone CR."""
+        buf = np.frombuffer(self.data, np.uint8)
+        lf = np.flatnonzero(buf == 10)
+        cr = np.flatnonzero(buf == 13)
+        lone_cr = cr[np.append(buf, 0)[cr + 1] != 10]
+        breaks = np.concatenate([lf, lone_cr]) if len(lone_cr) else lf
+        return np.concatenate([[0], np.sort(breaks) + 1]).astype(np.int64)
+
+    @cached_property
+    def _chars_before(self) -> np.ndarray:
+        """Characters before each byte offset (UTF-8 continuation bytes do not count)."""
+        buf = np.frombuffer(self.data, np.uint8)
+        starts_char = (buf & 0xC0) != 0x80
+        return np.concatenate([[0], np.cumsum(starts_char, dtype=np.int32)])
+
+    def lines(self, offsets: np.ndarray) -> np.ndarray:
+        """1-based line of each offset."""
+        offsets = np.asarray(offsets, np.int64)
+        if self.spans is not None:
+            return self.spans[offsets // 2, 0]
+        return np.searchsorted(self.line_starts, offsets, side="right")
+
+    def places(self, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """1-based line and column (in characters) of each offset."""
+        offsets = np.asarray(offsets, np.int64)
+        if self.spans is not None:
+            return self.spans[offsets // 2, 0], self.spans[offsets // 2, 1]
+        line = np.searchsorted(self.line_starts, offsets, side="right")
+        chars = self._chars_before
+        return line, chars[offsets] - chars[self.line_starts[line - 1]] + 1
+
+    def char_offsets(self, offsets: np.ndarray) -> np.ndarray:
+        """Each byte offset as an offset in characters (into the decoded text)."""
+        return self._chars_before[np.asarray(offsets, np.int64)]
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        """1-based line and column (in characters) of one offset."""
+        line, col = self.places(np.array([offset]))
+        return int(line[0]), int(col[0])
+
+    def text(self, i: int) -> str:
+        """The token's text as written."""
+        if self.spans is not None:
+            return self.word_texts[self.word[i]] if self.word[i] >= 0 else ""
+        return bytes(self.data[int(self.start[i]):int(self.end[i])]).decode("utf-8", "replace")
+
+    def slice_text(self, start: int, end: int) -> str:
+        return bytes(self.data[start:end]).decode("utf-8", "replace")
+
+
+def _string_array(data: bytes | memoryview) -> pl.Series:
+    """The chunk as a one-row polars string column, without copying it through ``str``."""
+    offsets = pa.py_buffer(np.array([0, len(data)], np.int64))
+    return pl.Series(pa.LargeStringArray.from_buffers(1, offsets, pa.py_buffer(data)))
+
+
+def tokenize(data: bytes | memoryview) -> Tokens:
+    """Tokens of ``data`` (valid UTF-8 text without a BOM).
+
+    The regex gives every token with the whitespace before it; each distinct match
+    (a few thousand in a large file) is read once, in Python, and its meaning gathered
+    for every token by its index among the distinct matches.
+    """
+    matches = _string_array(data).str.extract_all(_PATTERN).explode().drop_nulls()
+    end = np.cumsum(matches.str.len_bytes().to_numpy().astype(np.int64))
+    distinct = matches.unique(maintain_order=True)
+    ids = matches.replace_strict(distinct, pl.int_range(len(distinct), dtype=pl.Int32,
+                                                        eager=True)).to_numpy()
+    reading = _Reading()
+    for text in distinct.to_list():
+        reading.add(text)
+    kind = np.array(reading.kind, np.int8)[ids] if len(ids) else np.zeros(0, np.int8)
+    start = end - np.array(reading.size, np.int64)[ids] if len(ids) else end
+    word = np.array(reading.word, np.int32)[ids] if len(ids) else np.zeros(0, np.int32)
+    tag_index = np.flatnonzero(kind == Kind.TAG)
+    comment_index = np.flatnonzero(kind == Kind.COMMENT)
+    extra = pl.Series(reading.extra, dtype=pl.String)
+    tag_name = pl.Series(reading.tag_name, dtype=pl.String).gather(ids[tag_index])
+    tag_value = extra.gather(ids[tag_index])
+    comment = extra.gather(ids[comment_index])
+    return Tokens(data, kind, start, end, word, reading.words, reading.word_texts,
+                  tag_index, tag_name, tag_value, comment_index, comment)
+
+
+_TAG_RE = re.compile(_TAG_PARTS)
+_ESCAPE = re.compile(r"\\([\\\"])")
+
+
+class _Reading:
+    """The meaning of each distinct match, in lists indexed like the distinct matches."""
+
+    def __init__(self) -> None:
+        self.kind: list[int] = []
+        self.size: list[int] = []       # bytes of the token without its leading whitespace
+        self.word: list[int] = []       # index into words, -1 for tags and comments
+        self.tag_name: list[str | None] = []
+        self.extra: list[str | None] = []  # a tag's value or a comment's text
+        self.words: list[Word] = []
+        self.word_texts: list[str] = []
+        self._word_ids: dict[str, int] = {}
+
+    def add(self, match: str) -> None:
+        text = match.lstrip(WHITESPACE)
+        self.size.append(len(text.encode("utf-8")))
+        name = extra = None
+        word = -1
+        head = text[:1]
+        if head == "[":
+            m = _TAG_RE.fullmatch(text)
+            kind = Kind.TAG if m else Kind.BAD_TAG
+            if m:
+                name, extra = m.group(1), _ESCAPE.sub(r"\1", m.group(2))
+        elif head == "{":
+            kind = Kind.COMMENT if text.endswith("}") else Kind.UNCLOSED
+            extra = _comment_text(text[1:-1]) if kind == Kind.COMMENT else None
+        elif head == ";":
+            kind, extra = Kind.COMMENT, _comment_text(text[1:])
+        else:
+            word = self._word_ids.get(text, -1)
+            if word < 0:
+                word = self._word_ids[text] = len(self.words)
+                self.words.append(read_word(text))
+                self.word_texts.append(text)
+            kind = self.words[word].kind
+        self.kind.append(kind)
+        self.word.append(word)
+        self.tag_name.append(name)
+        self.extra.append(extra)
+
+
+def _comment_text(inner: str) -> str:
+    """A comment's text: no surrounding whitespace, CRLF (or a lone CR) read as LF."""
+    return inner.replace("\r\n", "\n").replace("\r", "\n").strip()

@@ -1,0 +1,38 @@
+"""The one production replay: token arrays in, checked and played games out.
+
+:func:`read_chunk` reads a chunk of ``.gops`` text: tokens (:mod:`gops_records.notation.tokens`),
+games and rounds (:mod:`.structure`), tags (:mod:`.tags`), then every check and the
+play of every game (:mod:`.engine`). Records made in Python or read from round logs go
+through the same steps from tokens made of them (:mod:`.records`). What comes out is
+turned into store frames (:mod:`.frames`) or Python objects (:mod:`.reports`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gops_records.notation.tokens import Tokens, tokenize
+from gops_records.replay.engine import Replay, replay
+from gops_records.replay.structure import find_structure
+from gops_records.replay.tags import canonical_names, read_tags
+
+_SEAT_OF_NAME = {"A": 0, "B": 1, "C": 2, "D": 3}
+
+
+def replay_tokens(tokens: Tokens) -> Replay:
+    """Structure, tags, checks and play of a chunk's tokens."""
+    names = canonical_names(tokens.tag_name) if len(tokens.tag_name) else tokens.tag_name
+    seat = names.replace_strict(_SEAT_OF_NAME, default=-1, return_dtype=None).to_numpy() \
+        if len(names) else np.zeros(0, np.int64)
+    structure = find_structure(tokens, np.asarray(seat, np.int64))
+    tags = read_tags(tokens.tag_index, structure.game[tokens.tag_index], tokens.tag_name,
+                     tokens.tag_value, structure.count)
+    return replay(tokens, structure, tags)
+
+
+def read_chunk(data: bytes | memoryview) -> Replay:
+    """Every game of a chunk of UTF-8 ``.gops`` text (no BOM), checked and played."""
+    return replay_tokens(tokenize(data))
+
+
+__all__ = ["Replay", "read_chunk", "replay_tokens"]

@@ -1,0 +1,465 @@
+"""The production replay: every game of a chunk checked and played at once (numpy).
+
+This is the one implementation of the rules that reading uses (``gops validate``,
+``gops import``, ``gops replay``, round logs): :class:`gops_records.rules.Game` is the
+readable reference, held equal to this by ``tests/replay/test_differential.py``.
+
+Checks, per round: the round's number, its count of cards, ranks within the deck,
+suits that fit their role, a prize revealed once and in the fixed order, each seat's
+card spent once; per game: at most N rounds and a written result that is the replayed
+one. A card counts as spent (a prize as revealed) where it first appears readable, so
+each later use is reported against that first one, whatever else is wrong. A round
+with any problem is not played; the rounds around it are, so one mistake does not
+hide the others, and the points so far are what the playable rounds give.
+
+Playing, over the played rounds of all games: the single highest bid takes the pool;
+a shared highest bid is a tie: under ``carry`` the pool stays for the next round,
+under ``discard`` (and in the last round under both rules) it is unclaimed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from gops_records.cards import Seat, Suit, rank_name
+from gops_records.notation.tokens import Kind, Shape, Tokens, shorten
+from gops_records.notation.writer import format_result
+from gops_records.replay.problems import Problems
+from gops_records.replay.structure import CARD, MAX_SLOTS, NEUTRAL, NUMBER, Structure, run_starts
+from gops_records.replay.tags import PRIZE_ORDERS, Tags
+from gops_records.rules import MAX_PLAYERS
+
+#: The suit code each place of a round must have (0: any); D bids from a second pack.
+_PLACE_SUIT = np.array([1, 2, 3, 4, 0])
+_SUIT_NAMES = {1: "diamonds", 2: "clubs", 3: "spades", 4: "hearts"}
+_EXPECTED = {0: Suit.CLUBS, 1: Suit.SPADES, 2: Suit.HEARTS}
+
+
+@dataclass
+class Replay:
+    """A chunk replayed. Per game (G): validity, rules, players, rounds written,
+    points, unclaimed points, and the round where the replay first skipped a round
+    (0: none). Per round (R, as :class:`Structure` lists them): ranks of the prize and
+    of each seat's bid (-1 where none), whether it was played, and for played rounds the
+    winner (seat, -1 on a tie), the value carried in and the first round of its pool."""
+
+    tokens: Tokens
+    structure: Structure
+    tags: Tags
+    problems: Problems
+    n_problems: np.ndarray
+    cards: np.ndarray
+    tie_rule: np.ndarray
+    prize_order: np.ndarray
+    players: np.ndarray
+    n_rounds: np.ndarray
+    scores: np.ndarray
+    unclaimed: np.ndarray
+    first_skipped: np.ndarray
+    prize: np.ndarray
+    bids: np.ndarray
+    played: np.ndarray
+    winner: np.ndarray
+    carried_in: np.ndarray
+    pool_start: np.ndarray
+
+    @property
+    def count(self) -> int:
+        return self.structure.count
+
+    @property
+    def valid(self) -> np.ndarray:
+        return self.n_problems == 0
+
+    @property
+    def finished(self) -> np.ndarray:
+        """All N rounds are written (more than N too: the extra ones are problems)."""
+        return self.n_rounds >= self.cards
+
+
+def _first_seen(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each element: whether it is the first with its key (in array order), and the
+    index of that first one."""
+    order = np.argsort(key, kind="stable")
+    first_sorted = run_starts(key[order])
+    leader = order[np.flatnonzero(first_sorted)][np.cumsum(first_sorted) - 1]
+    first = np.zeros(len(key), bool)
+    first[order[first_sorted]] = True
+    earliest = np.empty(len(key), np.int64)
+    earliest[order] = leader
+    return first, earliest
+
+
+class _Context:
+    """What messages need: token texts, player names, lines of earlier facts."""
+
+    def __init__(self, tokens: Tokens, structure: Structure, tags: Tags) -> None:
+        self.tokens, self.structure = tokens, structure
+        self._names = dict(zip(tags.frame["token"].to_list(), tags.frame["value"].to_list(),
+                               strict=True)) if tags.frame.height < 1_000_000 else None
+        self._tags = tags
+        self.line_offset = 0  # lines of the file before the chunk (set when messages are made)
+
+    def who(self, game: int, seat: int) -> str:
+        """A seat as messages name it: ``Carla (A)``, or ``A`` when it has no name."""
+        letter = Seat.at(seat).value
+        token = int(self.structure.seat_tags[game, seat])
+        if token < 0:
+            return letter
+        name = self._name(token).strip()
+        return f"{shorten(name, 30)} ({letter})" if name and name != letter else letter
+
+    def _name(self, token: int) -> str:
+        if self._names is not None:
+            return self._names.get(token, "")
+        rows = self._tags.frame.filter(self._tags.frame["token"] == token)["value"]
+        return rows[0] if len(rows) else ""
+
+    def line(self, token: int) -> int:
+        return int(self.tokens.lines(np.array([self.tokens.start[token]]))[0]) + self.line_offset
+
+    def text(self, token: int) -> str:
+        return shorten(self.tokens.text(token))
+
+
+def replay(tokens: Tokens, structure: Structure, tags: Tags) -> Replay:
+    """Check and play every game of the chunk."""
+    s, t = structure, tokens
+    ctx = _Context(tokens, structure, tags)
+    problems = Problems(context=ctx)
+    G, R = s.count, len(s.round_game)
+    rg, rn = s.round_game, s.round_no
+    N = tags.cards[rg]
+    P = s.players[rg]
+    start = t.start
+
+    dirty = _syntax(problems, t, s, ctx)
+    for token, message, _ in tags.problems:
+        problems.add("tag-value", [s.game[token]], [start[token]], 0, lambda i, m=message: m,
+                     reader=message.endswith("given twice"))
+
+    # -- written round numbers ------------------------------------------------------------
+    numbered = np.flatnonzero(s.number_token >= 0)
+    written = t.values[s.number_token[numbered], 0]
+    off = numbered[written != rn[numbered]]
+    problems.add("round-number", rg[off], start[s.number_token[off]], rn[off],
+                 lambda i: f"round numbered {_number_text(ctx.text(s.number_token[off[i]]))} "
+                           f"is round {rn[off[i]]}", reader=True, token=s.number_token[off])
+
+    # -- rounds beyond N ----------------------------------------------------------------
+    over = rn > N
+    first_over = np.flatnonzero(rn == N + 1)
+    g_over = rg[first_over]
+    problems.add("too-many-rounds", g_over, start[s.round_token[first_over]], rn[first_over],
+                 lambda i: f"the game has {s.n_rounds[g_over[i]]} rounds; a "
+                           f"{tags.cards[g_over[i]]}-card game has {tags.cards[g_over[i]]}")
+    # only the rounds up to N are checked and played (a hostile record may have millions)
+    lr = np.flatnonzero(~over)
+    rg, rn, N, P = rg[lr], rn[lr], N[lr], P[lr]
+    n_cards, round_token, tok = s.n_cards[lr], s.round_token[lr], s.cards[lr]
+    count_ok = n_cards == P + 1
+    short = np.flatnonzero(~count_ok)
+    problems.add("bid-count", rg[short], start[round_token[short]], rn[short],
+                 lambda i: _bid_count(int(rn[short[i]]), int(n_cards[short[i]]) - 1,
+                                      int(P[short[i]])))
+
+    # -- what each place holds --------------------------------------------------------
+    has = tok >= 0
+    safe = np.where(has, tok, 0)
+    readable = has & (t.kind[safe] == Kind.CARD)
+    unreadable_round = (has & ~readable).any(axis=1)
+    values = t.values
+    rank = np.where(readable, values[safe, 0], -1)
+    suit = np.where(readable, values[safe, 1], 0)
+    del safe
+    place = np.arange(MAX_SLOTS)[None, :]
+    in_use = place <= P[:, None]  # the prize and one bid per seat
+    bad_round = unreadable_round | ~count_ok
+    checked = readable & (count_ok[:, None] | (place == 0)) & in_use
+    unknown = checked & (rank > N[:, None])
+    legal = checked & ~unknown
+
+    r_idx, p_idx = np.nonzero(unknown)
+    problems.add("unknown-card", rg[r_idx], start[tok[r_idx, p_idx]], rn[r_idx],
+                 lambda i: _unknown(ctx, int(rg[r_idx[i]]), int(p_idx[i]),
+                                    int(rank[r_idx[i], p_idx[i]]), int(N[r_idx[i]])))
+    wrong = checked & (suit > 0) & (_PLACE_SUIT[None, :] > 0) & (suit != _PLACE_SUIT[None, :])
+    w_r, w_p = np.nonzero(wrong)
+    problems.add("wrong-suit", rg[w_r], start[tok[w_r, w_p]], rn[w_r],
+                 lambda i: _wrong_suit(ctx, int(rg[w_r[i]]), int(w_p[i]),
+                                       int(rank[w_r[i], w_p[i]]), int(suit[w_r[i], w_p[i]])))
+
+    # -- each prize revealed once, each card spent once --------------------------------
+    l_r, l_p = np.nonzero(legal)
+    key = (rg[l_r] * MAX_SLOTS + l_p) * 16 + rank[l_r, l_p]
+    first, earliest = _first_seen(key)
+    again = np.flatnonzero(~first)
+    a_r, a_p, e_r = l_r[again], l_p[again], l_r[earliest[again]]
+    e_tok = tok[e_r, l_p[earliest[again]]]
+    is_prize = a_p == 0
+    pr, bd = np.flatnonzero(is_prize), np.flatnonzero(~is_prize)
+    problems.add("prize-repeated", rg[a_r[pr]], start[tok[a_r[pr], 0]], rn[a_r[pr]],
+                 lambda i: f"prize {rank_name(int(rank[a_r[pr[i]], 0]))} was already "
+                           f"revealed in round {rn[e_r[pr[i]]]} (line {ctx.line(e_tok[pr[i]])})")
+    problems.add("card-not-in-hand", rg[a_r[bd]], start[tok[a_r[bd], a_p[bd]]], rn[a_r[bd]],
+                 lambda i: f"{ctx.who(int(rg[a_r[bd[i]]]), int(a_p[bd[i]]) - 1)} bids "
+                           f"{rank_name(int(rank[a_r[bd[i]], a_p[bd[i]]]))}, already spent in "
+                           f"round {rn[e_r[bd[i]]]} (line {ctx.line(e_tok[bd[i]])})")
+    repeated = np.zeros((len(lr), MAX_SLOTS), bool)
+    repeated[a_r, a_p] = True
+
+    # -- a fixed prize order -------------------------------------------------------------
+    order = tags.prize_order[rg]
+    expected = np.where(order == 1, rn, np.where(order == 2, N + 1 - rn, 0))
+    off_order = legal[:, 0] & ~repeated[:, 0] & (order > 0) & (rank[:, 0] != expected)
+    oo = np.flatnonzero(off_order)
+    problems.add("prize-order", rg[oo], start[tok[oo, 0]], rn[oo],
+                 lambda i: f"prize order is {PRIZE_ORDERS[order[oo[i]]]}: round {rn[oo[i]]} "
+                           f"reveals {rank_name(int(expected[oo[i]]))}, not "
+                           f"{rank_name(int(rank[oo[i], 0]))}")
+
+    # -- play the rounds without a problem ------------------------------------------------
+    faulty = bad_round | unknown.any(axis=1) | wrong.any(axis=1) | repeated.any(axis=1) \
+        | off_order
+    played = ~faulty
+    bids = np.where(place[:, 1:] <= P[:, None], rank[:, 1:], -1)[:, :MAX_PLAYERS]
+    prize = rank[:, 0]
+    winner = np.full(len(lr), -1, np.int64)
+    carried_in = np.zeros(len(lr), np.int64)
+    pool_start = np.arange(len(lr))
+    pl_idx = np.flatnonzero(played)
+    scores = np.zeros((G, MAX_PLAYERS), np.int64)
+    unclaimed = np.zeros(G, np.int64)
+    if len(pl_idx):
+        b = bids[pl_idx]
+        top = b.max(axis=1)
+        alone = (b == top[:, None]).sum(axis=1) == 1
+        w = np.where(alone, b.argmax(axis=1), -1)
+        g = rg[pl_idx]
+        discard = tags.tie_rule[g] == 1
+        new_pool = run_starts(g) | discard
+        new_pool[1:] |= w[:-1] >= 0
+        pool_id = np.cumsum(new_pool) - 1
+        starts = np.flatnonzero(new_pool)[pool_id]
+        value = prize[pl_idx]
+        total = np.cumsum(value)
+        carried = total - value - (total[starts] - value[starts])
+        pool_value = carried + value
+        won = w >= 0
+        np.add.at(scores, (g[won], w[won]), pool_value[won])
+        lost = ~won & (discard | (rn[pl_idx] == N[pl_idx]))
+        unclaimed = np.bincount(g[lost], weights=pool_value[lost], minlength=G).astype(np.int64)
+        winner[pl_idx] = w
+        carried_in[pl_idx] = carried
+        pool_start[pl_idx] = pl_idx[starts]
+    skipped = np.flatnonzero(~played)
+    first_skipped = np.zeros(G, np.int64)
+    if len(skipped):
+        firsts = skipped[run_starts(rg[skipped])]
+        first_skipped[rg[firsts]] = rn[firsts]
+
+    # back to all rounds: those past N were neither checked nor played
+    out_prize = np.full(R, -1, np.int64)
+    out_bids = np.full((R, MAX_PLAYERS), -1, np.int64)
+    out_played = np.zeros(R, bool)
+    out_winner = np.full(R, -1, np.int64)
+    out_carried = np.zeros(R, np.int64)
+    out_pool = np.arange(R)
+    out_prize[lr], out_bids[lr], out_played[lr] = prize, bids, played
+    out_winner[lr], out_carried[lr], out_pool[lr] = winner, carried_in, lr[pool_start]
+    _results(problems, t, s, tags, scores, first_skipped, dirty)
+    n_problems = problems.per_game(G)
+    return Replay(tokens, structure, tags, problems, n_problems, tags.cards, tags.tie_rule,
+                  tags.prize_order, s.players, s.n_rounds, scores, unclaimed, first_skipped,
+                  out_prize, out_bids, out_played, out_winner, out_carried, out_pool)
+
+
+def _number_text(token: str) -> str:
+    """A written round number without its dot (shortened if it is very long)."""
+    digits = token.rstrip(".):,]")
+    return digits if len(digits) <= 12 else digits[:9] + "..."
+
+
+def _bid_count(round_no: int, bids: int, players: int) -> str:
+    noun = "bid" if bids == 1 else "bids"
+    return f"round {round_no} has {bids} {noun}; {players} players need {players}"
+
+
+def _unknown(ctx: _Context, game: int, place: int, rank: int, cards: int) -> str:
+    if place == 0:
+        return f"prize {rank_name(rank)} is not in a {cards}-card suit"
+    return f"{ctx.who(game, place - 1)} bids {rank_name(rank)}, which is not in a " \
+           f"{cards}-card suit"
+
+
+def _wrong_suit(ctx: _Context, game: int, place: int, rank: int, suit: int) -> str:
+    if place == 0:
+        return f"prize {rank_name(rank)} is written as {_SUIT_NAMES[suit]}; prizes are diamonds"
+    seat = place - 1
+    return (f"{ctx.who(game, seat)} bids with {_EXPECTED[seat].name.lower()}, but "
+            f"{rank_name(rank)} is written as {_SUIT_NAMES[suit]}")
+
+
+def _word_message(text: str, shape: int, suggestion: str | None) -> str:
+    shown = shorten(text)
+    if shape == Shape.NUMBER:
+        return f"{shown!r} is not a round number: write {suggestion!r}"
+    if shape == Shape.CARD:
+        hint = f"; did you mean {suggestion}?" if suggestion else ""
+        if text.isdigit():
+            return (f"{shown!r} is not a card: ranks are A 2-10 J Q K (and round numbers "
+                    f"end with a dot, e.g. '3.'){hint}")
+        return f"{shown!r} is not a card: ranks are A 2-10 J Q K, suits D C S H{hint}"
+    return f"{shown!r} is not a card, tag, round number or terminator"
+
+
+def _syntax(problems: Problems, t: Tokens, s: Structure, ctx: _Context) -> np.ndarray:
+    """Tokens that are not notation, numbered rounds without cards, missing terminators.
+
+    Returns which games have any of them (a word without text is a place the record's
+    own source reported: it counts, without a message)."""
+    words = np.flatnonzero(t.kind == Kind.WORD)
+    dirty = np.zeros(s.count, bool)
+    dirty[s.game[words]] = True
+    silent = np.array([not text for text in t.word_texts] + [False], bool)
+    word = words[~silent[t.word[words]]]
+    messages = [_word_message(text, w.shape, w.suggestion)
+                for text, w in zip(t.word_texts, t.words, strict=True)]
+    round_of = _round_of_tokens(s, t)
+    problems.add("syntax", s.game[word], t.start[word], round_of[word],
+                 lambda i: messages[t.word[word[i]]], reader=True, token=word)
+    bad_tag = np.flatnonzero(t.kind == Kind.BAD_TAG)
+    problems.add("syntax", s.game[bad_tag], t.start[bad_tag], round_of[bad_tag],
+                 lambda i: f"malformed tag {ctx.text(bad_tag[i])!r}: write tags as "
+                           '[Name "value"]', reader=True, token=bad_tag)
+    unclosed = np.flatnonzero(t.kind == Kind.UNCLOSED)
+    problems.add("syntax", s.game[unclosed], t.start[unclosed], round_of[unclosed],
+                 lambda i: "comment opened with '{' is never closed (a comment may span "
+                           "lines, but not a blank line); it is read as ending with its line",
+                 reader=True, token=unclosed)
+    empty = s.empty_numbers
+    problems.add("syntax", s.game[empty], t.start[empty], round_of[empty],
+                 lambda i: f"round {ctx.text(empty[i])[:-1]} has no cards", reader=True,
+                 token=empty)
+    missing = np.flatnonzero(s.missing_end > 0)
+    after = np.minimum(missing + 1, max(s.count - 1, 0))
+    where = np.where(s.missing_end[missing] == 3, t.end[np.maximum(s.last[missing], 0)],
+                     t.start[s.first_significant[after]])
+    last_round = s.n_rounds[missing]
+    problems.add("syntax", missing, where, last_round,
+                 lambda i: _missing_end(int(s.missing_end[missing[i]])), reader=True,
+                 token=np.where(s.missing_end[missing] == 3, -1, s.first_significant[after]))
+    for found in (bad_tag, unclosed, empty):
+        dirty[s.game[found]] = True
+    dirty[missing] = True
+    return dirty
+
+
+def _missing_end(why: int) -> str:
+    if why == 1:
+        return "missing terminator (a result like 44-24, or *) before the next game's tags"
+    if why == 2:
+        return "missing terminator (a result like 44-24, or *) before the next game's round 1"
+    return ("missing terminator at end of file (a result like 44-24, or * for a game "
+            "without one); the file may be truncated")
+
+
+def _round_of_tokens(s: Structure, t: Tokens) -> np.ndarray:
+    """The round each token belongs to (0: none): a round token's own round, any other
+    token the round being read where it stands (the next one if the last is full)."""
+    n = len(t)
+    of = np.zeros(n, np.int64)
+    rr = np.flatnonzero(s.cards.ravel() >= 0) // MAX_SLOTS
+    of[s.cards.ravel()[s.cards.ravel() >= 0]] = s.round_no[rr]
+    nt = s.number_token >= 0
+    of[s.number_token[nt]] = s.round_no[nt]
+    is_round = (s.role == CARD) | (s.role == NUMBER)
+    is_round[s.empty_numbers] = False
+    # other tokens: after the last round token of their game
+    last = np.where(is_round, np.arange(n), -1)
+    np.maximum.accumulate(last, out=last)
+    prev = np.maximum(last, 0)
+    same = (last >= 0) & (s.game[prev] == s.game)
+    full = np.zeros(n, bool)
+    full_rounds = s.n_cards == s.players[s.round_game] + 1
+    last_cards = s.cards[np.arange(len(s.round_game)), np.maximum(s.n_cards - 1, 0)]
+    full[last_cards[full_rounds & (s.n_cards > 0)]] = True
+    other = ~is_round & same
+    of[other] = of[prev[other]] + full[prev[other]]
+    return of
+
+
+def _results(problems: Problems, t: Tokens, s: Structure, tags: Tags, scores: np.ndarray,
+             first_skipped: np.ndarray, dirty: np.ndarray) -> None:
+    """Problems with the written results (terminator and Result tag)."""
+    G = s.count
+    cards, players = tags.cards, s.players
+    finished = s.n_rounds == cards
+    end = s.end_token
+    term = (end >= 0) & (t.kind[np.maximum(end, 0)] == Kind.RESULT)
+    term_len = np.where(term, t.value_count[np.maximum(end, 0)], -1)
+    term_val = np.where(term[:, None], t.values[np.maximum(end, 0)], -1)
+    tag_len, tag_val = tags.result_len, tags.result[:, :4]
+    clean = ~dirty & tags.rules_ok & (first_skipped == 0)
+    within = s.n_rounds <= cards
+    unchecked_done = np.zeros(G, bool)
+    for what, has_len, values, token in (("result", term_len, term_val, end),
+                                         ("Result tag", tag_len, tag_val, tags.result_token)):
+        has = within & (has_len >= 0)
+        where = t.start[np.maximum(token, 0)]
+
+        def shown(g: int, values=values, has_len=has_len) -> str:
+            n = int(has_len[g])
+            if n > 4:
+                return f"a result of {n} points"
+            return format_result(tuple(int(v) for v in values[g, :n]))
+
+        inc = np.flatnonzero(has & ~finished)
+        problems.add("incomplete", inc, where[inc], 0,
+                     lambda i, inc=inc, w=what, sh=shown:
+                     f"the game has {s.n_rounds[inc[i]]} of {cards[inc[i]]} rounds, so its "
+                     f"{w} must be *, not {sh(int(inc[i]))}")
+        wrong_len = np.flatnonzero(has & finished & (has_len != players))
+        problems.add("result-mismatch", wrong_len, where[wrong_len], 0,
+                     lambda i, g=wrong_len, w=what, sh=shown, n=has_len:
+                     f"{w} {sh(int(g[i]))} has {n[g[i]]} scores; the game has "
+                     f"{players[g[i]]} players")
+        seats = np.arange(4)[None, :] < players[:, None]
+        differs = ((values != scores) & seats).any(axis=1)
+        comparable = has & finished & (has_len == players)
+        bad = np.flatnonzero(comparable & clean & differs)
+        problems.add("result-mismatch", bad, where[bad], 0,
+                     lambda i, g=bad, w=what, sh=shown:
+                     f"{w} {sh(int(g[i]))} differs from the replayed points "
+                     f"{format_result(tuple(int(x) for x in scores[g[i], :players[g[i]]]))}")
+        skip = np.flatnonzero(comparable & ~clean & ~unchecked_done)
+        unchecked_done[skip] = True
+        problems.add("result-unchecked", skip, where[skip], 0,
+                     lambda i, g=skip, w=what: _unchecked(w, int(g[i]), first_skipped,
+                                                          tags.rules_ok))
+    both = within & finished & (term_len >= 0) & (tag_len >= 0)
+    upto = np.arange(4)[None, :] < np.minimum(term_len, 4)[:, None]
+    disagree = both & ((term_len != tag_len) | ((term_val != tag_val) & upto).any(axis=1))
+    dis = np.flatnonzero(disagree)
+
+    def points(values: np.ndarray, count: np.ndarray, g: int) -> str:
+        return format_result(tuple(int(v) for v in values[g, :min(4, int(count[g]))]))
+
+    problems.add("result-mismatch", dis, t.start[np.maximum(end[dis], 0)], 0,
+                 lambda i: f"Result tag {points(tag_val, tag_len, dis[i])} and terminator "
+                           f"{points(term_val, term_len, dis[i])} disagree")
+
+
+def _unchecked(what: str, game: int, first_skipped: np.ndarray, rules_ok: np.ndarray) -> str:
+    if not rules_ok[game]:
+        reason = "a rule tag (TieRule, Cards, PrizeOrder) is unreadable"
+    elif first_skipped[game]:
+        reason = f"the replay stopped at round {first_skipped[game]}, which has a problem"
+    else:
+        reason = "the record has a syntax problem, so a card may be missing"
+    return f"{what} not checked: {reason}"
+
+
+__all__ = ["Replay", "replay", "NEUTRAL"]

@@ -1,0 +1,94 @@
+"""Tokens made of records that were not read from ``.gops`` text (round logs, records
+built in Python), so they are checked and played by the same replay.
+
+Each record becomes what its text would be: its tags, then each round as a round
+number (its written one, or its place) followed by its cards, then its terminator.
+Each token keeps the record's own line and column. A card the source could not read
+(rank 0) keeps its place without a message: the source reported it already. A record
+whose source had a syntax problem gets a silent mark, so its written result is not
+compared with points that may be missing a card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import polars as pl
+
+from gops_records.notation.model import GameRecord, Span
+from gops_records.notation.tokens import SUIT_CODES, Kind, Shape, Tokens, Word
+
+_SILENT_CARD = Word(Kind.WORD, (), Shape.CARD)
+_SILENT_MARK = Word(Kind.WORD)
+
+
+class _Builder:
+    def __init__(self) -> None:
+        self.kind: list[int] = []
+        self.word: list[int] = []
+        self.line: list[int] = []
+        self.column: list[int] = []
+        self.tags: list[tuple[int, str, str]] = []
+        self.comments: list[tuple[int, str]] = []
+        self.words: list[Word] = []
+        self.texts: list[str] = []
+        self._ids: dict[Word, int] = {}
+
+    def add(self, kind: Kind, span: Span | None, word: Word | None = None,
+            fallback: tuple[int, int] = (1, 1)) -> int:
+        index = len(self.kind)
+        self.kind.append(kind)
+        self.line.append(span.line if span else fallback[0])
+        self.column.append(span.column if span else fallback[1])
+        if word is None:
+            self.word.append(-1)
+        else:
+            if word not in self._ids:
+                self._ids[word] = len(self.words)
+                self.words.append(word)
+                self.texts.append("")
+            self.word.append(self._ids[word])
+        return index
+
+
+def record_tokens(records: Sequence[GameRecord]) -> Tokens:
+    """The tokens of ``records``, one game after another."""
+    b = _Builder()
+    for record in records:
+        here = (record.line or 1, 1)
+        for name, value in record.tags.items():
+            token = b.add(Kind.TAG, record.tag_spans.get(name), fallback=here)
+            b.tags.append((token, name, value))
+        if any(p.code == "syntax" for p in record.problems):
+            b.add(Kind.WORD, None, _SILENT_MARK, here)
+        for number, rnd in enumerate(record.rounds, start=1):
+            span = rnd.span or rnd.prize.span
+            fallback = (span.line, span.column) if span else here
+            b.add(Kind.NUMBER, span, Word(Kind.NUMBER, (rnd.number or number,)), fallback)
+            for card in (rnd.prize, *rnd.bids):
+                if 1 <= card.rank <= 13:
+                    b.add(Kind.CARD, card.span,
+                          Word(Kind.CARD, (card.rank, SUIT_CODES[card.suit])), fallback)
+                else:
+                    b.add(Kind.WORD, card.span, _SILENT_CARD, fallback)
+            if rnd.comment:
+                b.comments.append((b.add(Kind.COMMENT, span, fallback=fallback), rnd.comment))
+        end = record.result_span
+        if record.result is None:
+            b.add(Kind.STAR, end, Word(Kind.STAR), here)
+        else:
+            b.add(Kind.RESULT, end, Word(Kind.RESULT, tuple(record.result)), here)
+    n = len(b.kind)
+    offsets = np.arange(n, dtype=np.int64) * 2
+    tag_index = np.array([tok for tok, _, _ in b.tags], np.int64)
+    comment_index = np.array([tok for tok, _ in b.comments], np.int64)
+    return Tokens(
+        data=b"", kind=np.array(b.kind, np.int8), start=offsets, end=offsets + 1,
+        word=np.array(b.word, np.int32), words=b.words, word_texts=b.texts,
+        tag_index=tag_index, tag_name=pl.Series([n for _, n, _ in b.tags], dtype=pl.String),
+        tag_value=pl.Series([v for _, _, v in b.tags], dtype=pl.String),
+        comment_index=comment_index,
+        comment=pl.Series([c for _, c in b.comments], dtype=pl.String),
+        spans=np.array([b.line, b.column], np.int64).T.reshape(n, 2),
+    )

@@ -1,0 +1,184 @@
+"""What each game's tags say: its rules, its players, its written result, and the tag
+problems (unreadable values, a tag given twice), for all games of a chunk at once.
+
+Values are read once per distinct value (a file uses few): a rule tag with an
+unreadable value is reported and the game is replayed with the default rule.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+
+from gops_records.notation.model import KNOWN_TAGS
+from gops_records.notation.tokens import capped
+from gops_records.rules import MAX_PLAYERS, PrizeOrder, TieRule
+
+#: The codes of the rule vocabularies in the arrays: the enums' order.
+TIE_RULES = tuple(rule.value for rule in TieRule)
+PRIZE_ORDERS = tuple(order.value for order in PrizeOrder)
+SEATS = "ABCD"[:MAX_PLAYERS]
+
+_CANONICAL = {name.lower(): name for name in KNOWN_TAGS}
+_DATE = re.compile(r"(\d{4}|\?{4})\.(\d{2}|\?\?)\.(\d{2}|\?\?)")
+_RESULT = re.compile(r"[0-9]+(?:-[0-9]+)+")
+
+
+def date_problem(text: str) -> str | None:
+    """Why a Date tag's value is not a date (None when it is one, ?? parts allowed)."""
+    value = text.strip()
+    m = _DATE.fullmatch(value)
+    if not m or not m.group(1).isascii():
+        return f"Date {text!r} is not YYYY.MM.DD (write ?? for unknown parts)"
+    year, month, day = (None if "?" in g else int(g) for g in m.groups())
+    if month is not None and not 1 <= month <= 12:
+        return f"Date {text!r} has no month {month:02d} (months are 01 to 12)"
+    if day is not None:
+        longest = 31 if month is None else calendar.monthrange(year or 2000, month)[1]
+        if not 1 <= day <= longest:
+            where = (calendar.month_name[month] + (f" {year}" if year else "")
+                     if month else "any month")
+            return f"Date {text!r} is not a date: {where} has {longest} days"
+    return None
+
+
+def parse_result(text: str) -> tuple[int, ...] | None:
+    """Points written as ``45-46`` (each capped), or None for ``*``; raises ValueError."""
+    value = text.strip()
+    if value == "*":
+        return None
+    if not _RESULT.fullmatch(value):
+        raise ValueError(value)
+    return tuple(capped(p) for p in value.split("-"))
+
+
+@dataclass(frozen=True, slots=True)
+class TagValue:
+    """What one (tag, value) pair means: a rule code, a result, or a problem."""
+
+    code: int = -1
+    result: tuple[int, ...] | None = None
+    problem: str | None = None
+
+
+def read_value(name: str, value: str) -> TagValue:
+    """The meaning of a known tag's value (only rule, Date and Result tags are read)."""
+    text = value.strip()
+    if name == "TieRule":
+        low = text.lower()
+        if low in TIE_RULES:
+            return TagValue(TIE_RULES.index(low))
+        return TagValue(problem=f"TieRule {value!r} is not carry or discard")
+    if name == "PrizeOrder":
+        low = text.lower()
+        if low in PRIZE_ORDERS:
+            return TagValue(PRIZE_ORDERS.index(low))
+        return TagValue(problem=f"PrizeOrder {value!r} is not shuffled, ascending or "
+                        "descending")
+    if name == "Cards":
+        if text.isascii() and text.isdigit() and 1 <= capped(text) <= 13:
+            return TagValue(capped(text))
+        return TagValue(problem=f"Cards {_short(value)!r} is not a number of cards from "
+                        "1 to 13")
+    if name == "Date":
+        return TagValue(problem=date_problem(value))
+    if name == "Result":
+        try:
+            return TagValue(result=parse_result(text))
+        except ValueError:
+            return TagValue(problem=f"Result {_short(value)!r} is not points like 44-24, or *")
+    return TagValue()
+
+
+def _short(value: str) -> str:
+    return value if len(value) <= 40 else value[:37] + "..."
+
+
+_READ = ("TieRule", "PrizeOrder", "Cards", "Date", "Result")
+
+
+@dataclass
+class Tags:
+    """Per game (G): cards N, tie rule and prize order codes, whether the rules were
+    readable, the Result tag's points (``result``, (G, 5) with ``result_len``, -1 when
+    absent or ``*``) and its token. ``frame``: every tag (token, game, name, value) in
+    file order, names in canonical case. ``problems``: (token, message) of every tag
+    problem, and whether it makes the rules unreadable."""
+
+    cards: np.ndarray
+    tie_rule: np.ndarray
+    prize_order: np.ndarray
+    rules_ok: np.ndarray
+    result: np.ndarray
+    result_len: np.ndarray
+    result_token: np.ndarray
+    frame: pl.DataFrame
+    problems: list[tuple[int, str, bool]]
+
+
+def canonical_names(names: pl.Series) -> pl.Series:
+    """Known tag names in canonical case (they are case-insensitive), others as written."""
+    low = names.str.to_lowercase()
+    return pl.select(pl.when(low.is_in(list(_CANONICAL)))
+                     .then(low.replace_strict(_CANONICAL, default=None))
+                     .otherwise(names)).to_series()
+
+
+def read_tags(tag_token: np.ndarray, tag_game: np.ndarray, names: pl.Series,
+              values: pl.Series, n_games: int) -> Tags:
+    """The tags of ``n_games`` games: tokens, their games, raw names and values."""
+    frame = pl.DataFrame({"token": tag_token, "game": tag_game,
+                          "name": canonical_names(names) if len(names) else names,
+                          "value": values},
+                         schema={"token": pl.Int64, "game": pl.Int64, "name": pl.String,
+                                 "value": pl.String})
+    problems: list[tuple[int, str, bool]] = []
+    seen = frame.select(pl.col("token"), pl.col("name"),
+                        pl.int_range(pl.len()).over("game", "name").alias("nth"),
+                        pl.len().over("game", "name").alias("count"))
+    for token, name in seen.filter(pl.col("nth") > 0).select("token", "name").iter_rows():
+        problems.append((token, f"tag {name} is given twice", False))
+    last = frame.filter((seen["nth"] == seen["count"] - 1) & pl.col("name").is_in(_READ))
+    pairs = last.select("name", "value").unique()
+    read = [read_value(name, value) for name, value in pairs.iter_rows()]
+    width = MAX_PLAYERS + 1
+    points = [(m.result + (-1,) * width)[:width] if m.result else (-1,) * width for m in read]
+    meaning = pairs.with_columns(
+        pl.Series("code", [m.code for m in read], dtype=pl.Int64),
+        pl.Series("problem", [m.problem for m in read], dtype=pl.String),
+        pl.Series("points", [len(m.result) if m.result else -1 for m in read],
+                  dtype=pl.Int64),
+        *(pl.Series(f"r{i}", [p[i] for p in points], dtype=pl.Int64) for i in range(width)),
+    )
+    joined = last.join(meaning, on=["name", "value"], how="left", maintain_order="left")
+    cards = np.full(n_games, 13, np.int64)
+    tie_rule = np.zeros(n_games, np.int64)
+    prize_order = np.zeros(n_games, np.int64)
+    rules_ok = np.ones(n_games, bool)
+    result = np.full((n_games, width), -1, np.int64)
+    result_len = np.full(n_games, -1, np.int64)
+    result_token = np.full(n_games, -1, np.int64)
+    for token, name, message in joined.filter(pl.col("problem").is_not_null()).select(
+            "token", "name", "problem").iter_rows():
+        problems.append((token, message, name in _RULES))
+    ok = joined.filter(pl.col("problem").is_null())
+    for name, target in (("Cards", cards), ("TieRule", tie_rule),
+                         ("PrizeOrder", prize_order)):
+        part = ok.filter(pl.col("name") == name)
+        target[part["game"].to_numpy()] = part["code"].to_numpy()
+        bad = joined.filter((pl.col("name") == name) & pl.col("problem").is_not_null())
+        rules_ok[bad["game"].to_numpy()] = False
+    res = joined.filter(pl.col("name") == "Result")
+    games = res["game"].to_numpy()
+    result_token[games] = res["token"].to_numpy()
+    result_len[games] = res["points"].to_numpy()
+    result[games] = res.select(f"r{i}" for i in range(width)).to_numpy()
+    return Tags(cards, tie_rule, prize_order, rules_ok, result, result_len, result_token,
+                frame, problems)
+
+
+_RULES = ("Cards", "TieRule", "PrizeOrder")
