@@ -52,7 +52,7 @@ class Seat(StrEnum):
 
     @property
     def index(self) -> int:
-        return "ABCD".index(self.value)
+        return SEATS.index(self.value)
 
     @property
     def suit(self) -> Suit | None:
@@ -63,6 +63,9 @@ class Seat(StrEnum):
     def at(cls, index: int) -> Seat:
         return _SEATS[index]
 
+
+#: The seats as letters, in seat order (scores and bids are listed in it).
+SEATS = "".join(seat.value for seat in Seat)
 
 _SEAT_SUITS = {Seat.A: Suit.CLUBS, Seat.B: Suit.SPADES, Seat.C: Suit.HEARTS, Seat.D: None}
 _SEATS = (Seat.A, Seat.B, Seat.C, Seat.D)

@@ -49,7 +49,8 @@ class Checked:
 
 def echo(line: str, column: int, limit: int = ECHO_CHARS) -> tuple[str, int]:
     """A source line as shown under a problem, cut to about ``limit`` characters around
-    ``column``, and the column of the caret in what is shown."""
+    ``column``, and the column of the caret in what is shown. (Only the first few
+    thousand characters of a line are read: a problem beyond them is shown without it.)"""
     if len(line) <= limit:
         return line, column
     begin = max(0, min(column - 1 - limit // 2, len(line) - limit))
@@ -69,7 +70,7 @@ def _finish(games: ChunkGames, readable: bool) -> Checked:
             for p in problems[g]:
                 report.append(f"{games.source}:{p.line}:{p.column}: {p.code}: {p.message}")
                 source = text_of_line(p.line)
-                if source is not None and p.column >= 1:
+                if source is not None and 1 <= p.column <= len(source) + 1:
                     shown, column = echo(source, p.column)
                     report.append("    " + shown)
                     report.append("    " + " " * (column - 1) + "^")

@@ -18,7 +18,7 @@ import io
 import json
 from dataclasses import dataclass
 
-from gops_records.cards import SUIT_BY_TEXT, parse_rank
+from gops_records.cards import SEATS, SUIT_BY_TEXT, parse_rank
 from gops_records.errors import GopsError
 from gops_records.notation.model import CardToken, GameRecord, Problem, RoundRecord, Span
 
@@ -143,9 +143,9 @@ def _game(rows: list[_Row], order: dict[str, int], header_line: str) -> LoggedGa
     for i in range(players):
         name = first.get(f"player_{SEAT_LETTERS[i]}", "").strip()
         if name:
-            tags["ABCD"[i]] = name
+            tags[SEATS[i]] = name
         elif i == players - 1 and players > 2:  # as in .gops, the last seat's tag sets
-            tags["ABCD"[i]] = "ABCD"[i]           # the number of players
+            tags[SEATS[i]] = SEATS[i]           # the number of players
     for column, tag in _TAG_OF.items():
         value = first.get(column, "").strip()
         if value:

@@ -50,6 +50,12 @@ class PrizeOrder(StrEnum):
     DESCENDING = "descending"
 
 
+#: The tie rules and prize orders as written in records, in their enums' order (the
+#: codes the replay's arrays use).
+TIE_RULES = tuple(rule.value for rule in TieRule)
+PRIZE_ORDERS = tuple(order.value for order in PrizeOrder)
+
+
 @dataclass(frozen=True, slots=True)
 class RuleProfile:
     """The variant a game is played under. The defaults are the club's standard game."""

@@ -26,10 +26,10 @@ from enum import StrEnum
 from typing import TextIO
 
 from gops_records.bots import BOTS, Bot, Personality, Situation
-from gops_records.cards import Seat, Suit, card_text
+from gops_records.cards import SEATS, Seat, Suit, card_text
 from gops_records.errors import CardNotInHand
-from gops_records.notation import KNOWN_TAGS, CardToken, GameRecord, RoundRecord, write_game
-from gops_records.notation.writer import escape
+from gops_records.notation import CardToken, GameRecord, RoundRecord, write_game
+from gops_records.notation.writer import format_result
 from gops_records.rules import Game, PrizeOrder, RuleProfile
 
 # -- players ---------------------------------------------------------------------------
@@ -183,13 +183,6 @@ def play_game(profile: RuleProfile, bots: Sequence[Bot], rng: random.Random,
 
 _PRIZE_TOKENS = [CardToken(r, Suit.DIAMONDS) for r in range(14)]
 _BID_TOKENS = [[CardToken(r, Seat.at(s).suit) for r in range(14)] for s in range(4)]
-_PRIZE_TEXT = [card_text(r, Suit.DIAMONDS) if r else "" for r in range(14)]
-_BID_TEXT = [[" " + card_text(r, Seat.at(s).suit) if r else "" for r in range(14)]
-             for s in range(4)]
-
-
-def result_text(scores: Sequence[int]) -> str:
-    return "-".join(map(str, scores))
 
 
 def game_tags(game: Game, tags: dict[str, str] | None = None) -> dict[str, str]:
@@ -205,7 +198,7 @@ def game_tags(game: Game, tags: dict[str, str] | None = None) -> dict[str, str]:
         tags["Cards"] = str(p.cards)
     if p.prize_order is not PrizeOrder.SHUFFLED:
         tags["PrizeOrder"] = p.prize_order.value
-    tags["Result"] = result_text(game.scores) if game.is_over else "*"
+    tags["Result"] = format_result(game.scores) if game.is_over else "*"
     return tags
 
 
@@ -219,24 +212,6 @@ def record_of(game: Game, tags: dict[str, str] | None = None) -> GameRecord:
                       tuple(game.scores) if game.is_over else None)
 
 
-def game_text(game: Game, tags: dict[str, str] | None = None) -> str:
-    """The canonical text of a played game: the same as ``write_game(record_of(...))``,
-    several times faster (no record objects are built)."""
-    tags = game_tags(game, tags)
-    names = [t for t in KNOWN_TAGS if t in tags]
-    if len(names) < len(tags):
-        names += [t for t in tags if t not in KNOWN_TAGS]
-    parts = [f'[{name} "{escape(tags[name])}"]\n' for name in names]
-    if names:
-        parts.append("\n")
-    bid_text = _BID_TEXT
-    for r in game.history:
-        parts.append(f"{r.round_no}. {_PRIZE_TEXT[r.prize]}"
-                     + "".join([bid_text[s][b] for s, b in enumerate(r.bids)]) + "\n")
-    parts.append((result_text(game.scores) if game.is_over else "*") + "\n")
-    return "".join(parts)
-
-
 def simulate_game(profile: RuleProfile, players: Sequence[Player], rng: random.Random,
                   tags: dict[str, str] | None = None) -> GameRecord:
     """Play one game between named players and return its record (player tags added)."""
@@ -247,7 +222,7 @@ def _play_named(profile: RuleProfile, players: Sequence[Player], rng: random.Ran
                 tags: dict[str, str] | None) -> tuple[Game, dict[str, str]]:
     game = play_game(profile, [p.bot for p in players], rng)
     named = dict(tags or {})
-    for seat, p in zip("ABCD", players, strict=False):
+    for seat, p in zip(SEATS, players, strict=False):
         named[seat] = p.name
     return game, named
 
@@ -334,7 +309,7 @@ def break_record(record: GameRecord, defect: Defect, rng: random.Random) -> Brok
         raise ValueError("a record needs at least 3 rounds to be broken")
     k = rng.randrange(1, n)  # 0-based round to spoil, never the first
     seat = rng.randrange(players)
-    seat_name = "ABCD"[seat]
+    seat_name = SEATS[seat]
     if defect is Defect.SPENT_CARD:
         j = rng.randrange(k)
         card = rounds[j].bids[seat]
@@ -355,11 +330,11 @@ def break_record(record: GameRecord, defect: Defect, rng: random.Random) -> Brok
         if wrong == true:  # a symmetric result: a slip in the addition instead
             slip = rng.randint(1, 9)
             wrong = (true[0] + slip, *true[1:])
-        tags = dict(record.tags, Result=result_text(wrong))
+        tags = dict(record.tags, Result=format_result(wrong))
         broken = replace(record, tags=tags, result=wrong)
         return BrokenRecord(defect, write_game(broken),
-                            f"result written as {result_text(wrong)}, the game gives "
-                            f"{result_text(true)}")
+                            f"result written as {format_result(wrong)}, the game gives "
+                            f"{format_result(true)}")
     if defect is Defect.TRUNCATED:
         keep = rng.randint(n // 2, n - 1)
         broken = replace(record, rounds=rounds[:keep])
@@ -615,8 +590,8 @@ def _evening_chunk(job: tuple[Evening, str]) -> _Chunk:
             chunk.defects[item.defect.value] = chunk.defects.get(item.defect.value, 0) + 1
         else:
             game, tags = item
-            texts.append(game_text(game, tags))
-            chunk.names.update([tags[s] for s in "ABCD" if s in tags])
+            texts.append(write_game(record_of(game, tags)))
+            chunk.names.update([tags[s] for s in SEATS if s in tags])
             chunk.games += 1
     chunk.text = "\n".join(texts)
     return chunk

@@ -10,7 +10,7 @@ import statistics
 
 import pytest
 
-from gops_records.bots import BOTS, Bot, Personality, PrizeBot, RandomBot
+from gops_records.bots import Bot, Personality, PrizeBot, RandomBot
 from gops_records.errors import CardNotInHand, PrizeRepeated
 from gops_records.notation import GameRecord, parse, read_reports, write_game, write_games
 from gops_records.rules import PrizeOrder, RuleProfile, TieRule
@@ -23,11 +23,9 @@ from gops_records.simulate import (
     break_record,
     broken_records,
     evening_date,
-    game_text,
     play_evening,
     play_game,
     player,
-    record_of,
     roster,
     simulate,
     simulate_game,
@@ -142,16 +140,6 @@ def test_write_simulation_is_write_games_of_simulate_and_independent_of_jobs():
     assert all(player(n).personality.value == p for n, p in summary.players.items())
     valid = [i for i in items if isinstance(i, GameRecord)]
     assert write_games(valid) == "\n".join(write_game(g) for g in valid)
-
-
-@pytest.mark.parametrize("profile", PROFILES, ids=str)
-def test_game_text_is_the_canonical_writer(profile):
-    rng = random.Random(1)
-    for _ in range(20):
-        game = play_game(profile, [BOTS["noisy"]] * profile.players, rng)
-        tags = {"Event": 'Odd "quoted" \\ name', "Site": "Café", "Date": "2025.01.09",
-                "A": "Anna", "Custom": "kept"}
-        assert game_text(game, tags) == write_game(record_of(game, tags))
 
 
 def test_a_name_always_plays_its_personality():

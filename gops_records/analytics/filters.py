@@ -15,7 +15,8 @@ from dataclasses import dataclass, fields
 import duckdb
 import polars as pl
 
-TIE_RULES = ("carry", "discard")
+from gops_records.rules import TIE_RULES
+
 PLAYER_COUNTS = (2, 3, 4)
 _TRUE = ("1", "true", "yes", "on")
 

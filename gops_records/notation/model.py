@@ -9,14 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from gops_records.cards import Suit
+from gops_records.cards import SEATS, Suit
 
 #: Known tags in the canonical order the writer uses; other tags follow in file order.
 KNOWN_TAGS = (
     "Event", "Site", "Date", "Round", "Match", "A", "B", "C", "D",
     "TieRule", "Cards", "PrizeOrder", "Result",
 )
-PLAYER_TAGS = ("A", "B", "C", "D")
+PLAYER_TAGS = tuple(SEATS)
 _CANONICAL = {name.lower(): name for name in KNOWN_TAGS}
 
 

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from gops_records.cards import SEATS
 from gops_records.notation.tokens import Tokens, tokenize
 from gops_records.replay.engine import Replay, replay
 from gops_records.replay.structure import find_structure
 from gops_records.replay.tags import canonical_names, read_tags
 
-_SEAT_OF_NAME = {"A": 0, "B": 1, "C": 2, "D": 3}
+_SEAT_OF_NAME = {seat: i for i, seat in enumerate(SEATS)}
 
 
 def replay_tokens(tokens: Tokens) -> Replay:

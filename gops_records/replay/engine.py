@@ -28,8 +28,8 @@ from gops_records.notation.tokens import Kind, Shape, Tokens, shorten
 from gops_records.notation.writer import format_result
 from gops_records.replay.problems import Problems
 from gops_records.replay.structure import CARD, MAX_SLOTS, NEUTRAL, NUMBER, Structure, run_starts
-from gops_records.replay.tags import PRIZE_ORDERS, Tags
-from gops_records.rules import MAX_PLAYERS
+from gops_records.replay.tags import Tags
+from gops_records.rules import MAX_PLAYERS, PRIZE_ORDERS
 
 #: The suit code each place of a round must have (0: any); D bids from a second pack.
 _PLACE_SUIT = np.array([1, 2, 3, 4, 0])

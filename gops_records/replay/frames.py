@@ -18,9 +18,10 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
+from gops_records.cards import SEATS
 from gops_records.notation.model import Problem
 from gops_records.replay.engine import Replay
-from gops_records.replay.tags import PRIZE_ORDERS, SEATS, TIE_RULES
+from gops_records.rules import PRIZE_ORDERS, TIE_RULES
 from gops_records.store.frames import (
     BID_COLUMNS,
     ERRORS_DTYPE,

@@ -13,9 +13,16 @@ from gops_records.notation.model import CardToken, GameRecord, Problem, RoundRec
 from gops_records.notation.tokens import SUIT_OF_CODE, Kind
 from gops_records.replay.engine import Replay
 from gops_records.replay.structure import MAX_SLOTS
-from gops_records.replay.tags import PRIZE_ORDERS, TIE_RULES
 from gops_records.report import GameReport
-from gops_records.rules import Outcome, PrizeOrder, RoundResult, RuleProfile, TieRule
+from gops_records.rules import (
+    PRIZE_ORDERS,
+    TIE_RULES,
+    Outcome,
+    PrizeOrder,
+    RoundResult,
+    RuleProfile,
+    TieRule,
+)
 
 
 class Spans:

@@ -16,12 +16,7 @@ import polars as pl
 
 from gops_records.notation.model import KNOWN_TAGS
 from gops_records.notation.tokens import capped
-from gops_records.rules import MAX_PLAYERS, PrizeOrder, TieRule
-
-#: The codes of the rule vocabularies in the arrays: the enums' order.
-TIE_RULES = tuple(rule.value for rule in TieRule)
-PRIZE_ORDERS = tuple(order.value for order in PrizeOrder)
-SEATS = "ABCD"[:MAX_PLAYERS]
+from gops_records.rules import MAX_PLAYERS, PRIZE_ORDERS, TIE_RULES
 
 _CANONICAL = {name.lower(): name for name in KNOWN_TAGS}
 _DATE = re.compile(r"(\d{4}|\?{4})\.(\d{2}|\?\?)\.(\d{2}|\?\?)")

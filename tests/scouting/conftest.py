@@ -16,8 +16,9 @@ import duckdb
 import pytest
 
 from gops_records.importer import import_paths
+from gops_records.notation import write_game
 from gops_records.rules import RuleProfile, TieRule, play_game
-from gops_records.simulate import game_text, write_simulation
+from gops_records.simulate import record_of, write_simulation
 
 #: The hand-checked club game of tests/conftest.py: prizes, A's bids, B's bids.
 CLUB_PRIZES = [8, 5, 13, 2, 12, 3, 10, 7, 1, 11, 4, 9, 6]
@@ -31,8 +32,8 @@ def club_text() -> str:
     # Ann plays the same cards against Cat, who bids the prize every round
     second = play_game(profile, CLUB_PRIZES, list(zip(CLUB_A, CLUB_PRIZES, strict=True)))
     tags = {"Event": "Scout test", "Date": "2026.01.01"}
-    return (game_text(first, dict(tags, Round="1", A="Ann", B="Bob")) + "\n"
-            + game_text(second, dict(tags, Round="2", A="Ann", B="Cat")))
+    return (write_game(record_of(first, dict(tags, Round="1", A="Ann", B="Bob"))) + "\n"
+            + write_game(record_of(second, dict(tags, Round="2", A="Ann", B="Cat"))))
 
 
 @pytest.fixture(scope="session")
