@@ -174,7 +174,7 @@ def _counted_unchanged(con: duckdb.DuckDBPyConnection, path: Path, size: int, re
                        digest: Future[str], summary: ImportSummary, known: KnownGames) -> bool:
     """If an earlier read of these bytes left everything it found stored, count the file
     from that read (as duplicates) and say True; else False: the file must be read."""
-    if not scalar(con, "SELECT count(*) FROM source_files WHERE bytes = ? AND reader = ?",
+    if not scalar(con, "SELECT count(*) FROM source_file_reads WHERE bytes = ? AND reader = ?",
                   [size, reader]):
         return False  # no file of this size was read: no need to wait for the hash
     earlier = source_files.find(con, digest.result(), reader)

@@ -226,6 +226,18 @@ CREATE TABLE source_files (
 );
 """
 
+#: ``source_files`` as version 3 had it, over the rows of version 5.
+SOURCE_FILES_VIEW = """
+CREATE VIEW source_files AS
+SELECT r.sha256, r.reader, r.bytes, r.import_id, r.source, r.games_valid, r.games_rejected,
+       coalesce((SELECT list(g.game_id ORDER BY g.game_id) FROM source_file_games g
+                 WHERE g.sha256 = r.sha256 AND g.reader = r.reader), []) AS game_ids,
+       coalesce((SELECT list(j.reject_id ORDER BY j.reject_id) FROM source_file_rejects j
+                 WHERE j.sha256 = r.sha256 AND j.reader = r.reader), []) AS reject_ids,
+       r.notes
+FROM source_file_reads r;
+"""
+
 #: Rounds stored lean: ``rounds`` becomes a view that derives what follows from the rest
 #: (pool_value, tie, winner_seat, and pool_cards when the pool is the prize alone).
 _V4_ROUND_ROWS = """
@@ -272,6 +284,42 @@ SELECT r.game_id, r.round_no, p.seat, p.player,
 FROM round_rows r JOIN game_players p USING (game_id);
 """
 
+#: What each file read yielded, as rows: one row per file in ``source_file_reads``, one
+#: per valid game and per reject in ``source_file_games`` / ``source_file_rejects``, so no
+#: single value grows with the file (a list of 3 million ids in one row made DuckDB ask for
+#: tens of GB). ``source_files`` becomes a view with the version 3 columns.
+_V5_SOURCE_FILE_ROWS = """
+CREATE TABLE source_file_reads (
+    sha256          VARCHAR NOT NULL,
+    reader          VARCHAR NOT NULL,
+    bytes           BIGINT NOT NULL,
+    import_id       INTEGER NOT NULL,
+    source          VARCHAR NOT NULL,
+    games_valid     INTEGER NOT NULL,
+    games_rejected  INTEGER NOT NULL,
+    notes           VARCHAR[] NOT NULL
+);
+CREATE TABLE source_file_games (
+    sha256   VARCHAR NOT NULL,
+    reader   VARCHAR NOT NULL,
+    game_id  UBIGINT NOT NULL
+);
+CREATE TABLE source_file_rejects (
+    sha256     VARCHAR NOT NULL,
+    reader     VARCHAR NOT NULL,
+    reject_id  VARCHAR NOT NULL
+);
+
+INSERT INTO source_file_reads
+SELECT sha256, reader, bytes, import_id, source, games_valid, games_rejected, notes
+FROM source_files;
+INSERT INTO source_file_games
+SELECT sha256, reader, unnest(game_ids) FROM source_files;
+INSERT INTO source_file_rejects
+SELECT sha256, reader, unnest(reject_ids) FROM source_files;
+DROP TABLE source_files;
+""" + SOURCE_FILES_VIEW
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema: imports, games, game_players, rounds, bids, rejects", _V1),
     Migration(2, "numeric game_id, bids in their round (bids is a view), per-game tie and "
@@ -280,8 +328,11 @@ MIGRATIONS: tuple[Migration, ...] = (
               _V3_SOURCE_FILES),
     Migration(4, "rounds stored lean in round_rows; rounds is a view with the same columns",
               _V4_ROUND_ROWS),
+    Migration(5, "what each file read yielded stored as rows (source_file_reads, "
+                 "source_file_games, source_file_rejects); source_files is a view",
+              _V5_SOURCE_FILE_ROWS),
 )
 
 #: Tables a user may query (``rounds`` and ``bids`` are views); the order is the load order.
 TABLES = ("imports", "games", "game_players", "rounds", "bids", "rejects", "source_files",
-          "round_rows")
+          "round_rows", "source_file_reads", "source_file_games", "source_file_rejects")

@@ -89,54 +89,75 @@ class FileRead:
         ids = np.sort(np.concatenate(parts).astype(np.uint64))
         return ids[np.concatenate([[True], ids[1:] != ids[:-1]])] if len(ids) else ids
 
-    def distinct_reject_ids(self) -> list[str]:
-        return sorted(set().union(*(s.to_list() for s in self.reject_ids)))
+    def distinct_reject_ids(self) -> pl.Series:
+        if not self.reject_ids:
+            return pl.Series("reject_id", [], dtype=pl.String)
+        return pl.concat(self.reject_ids).unique().sort()
 
 
 def find(con: duckdb.DuckDBPyConnection, sha256: str, reader: str) -> FileRead | None:
     """The last read of these bytes by this reader, if any."""
-    rows = con.sql("SELECT bytes, source, games_valid, games_rejected, game_ids, reject_ids, "
-                   "notes FROM source_files WHERE sha256 = ? AND reader = ?",
+    rows = con.sql("SELECT bytes, source, games_valid, games_rejected, notes "
+                   "FROM source_file_reads WHERE sha256 = ? AND reader = ?",
                    params=[sha256, reader]).pl()
     if not rows.height:
         return None
     row = rows.row(0, named=True)
     read = FileRead(sha256, reader, row["bytes"], row["source"], row["games_valid"],
                     row["games_rejected"], notes=list(rows["notes"][0]))
-    read.game_ids = [rows["game_ids"].explode().drop_nulls().to_numpy()]
-    read.reject_ids = [rows["reject_ids"].explode().drop_nulls()]
+    key = [sha256, reader]
+    read.game_ids = [con.sql("SELECT game_id FROM source_file_games WHERE sha256 = ? AND "
+                             "reader = ?", params=key).pl()["game_id"].to_numpy()]
+    read.reject_ids = [con.sql("SELECT reject_id FROM source_file_rejects WHERE sha256 = ? AND "
+                               "reader = ?", params=key).pl()["reject_id"]]
     return read
+
+
+def _delete(con: duckdb.DuckDBPyConnection, where: str, params: list) -> None:
+    """Delete the reads matching ``where`` (on source_file_reads) and their id rows."""
+    for table in ("source_file_games", "source_file_rejects"):
+        con.execute(f"DELETE FROM {table} t USING (SELECT sha256, reader FROM "
+                    f"source_file_reads WHERE {where}) d "
+                    "WHERE t.sha256 = d.sha256 AND t.reader = d.reader", params)
+    con.execute(f"DELETE FROM source_file_reads WHERE {where}", params)
 
 
 def forget_other_readers(con: duckdb.DuckDBPyConnection) -> None:
     """Drop what older (or other) builds of gops recorded: this one can never match it."""
-    con.execute("DELETE FROM source_files WHERE NOT starts_with(reader, ?)", [this_build() + " "])
+    _delete(con, "NOT starts_with(reader, ?)", [this_build() + " "])
 
 
 def save(con: duckdb.DuckDBPyConnection, read: FileRead, import_id: int) -> None:
     """Record what reading the file yielded, inside the caller's transaction. It replaces
     the record of the same bytes and of whatever the file held before (same name), so
-    a file that grows keeps one row."""
-    con.execute("DELETE FROM source_files WHERE (sha256 = ? AND reader = ?) OR source = ?",
-                [read.sha256, read.reader, read.source])
+    a file that grows keeps one row. Its ids are rows of their own (bulk loaded)."""
+    _delete(con, "(sha256 = ? AND reader = ?) OR source = ?",
+            [read.sha256, read.reader, read.source])
     stage_file = pl.DataFrame({  # noqa: F841  (read by name in the SQL)
         "sha256": [read.sha256], "reader": [read.reader], "bytes": [read.bytes],
         "import_id": [import_id], "source": [read.source], "games_valid": [read.games_valid],
         "games_rejected": [read.games_rejected],
-        "game_ids": pl.Series([read.distinct_game_ids()], dtype=pl.List(pl.UInt64)),
-        "reject_ids": pl.Series([read.distinct_reject_ids()], dtype=pl.List(pl.String)),
         "notes": pl.Series([read.notes], dtype=pl.List(pl.String)),
     })
-    con.execute("INSERT INTO source_files BY NAME SELECT * FROM stage_file")
+    con.execute("INSERT INTO source_file_reads BY NAME SELECT * FROM stage_file")
+    stage_games = pl.DataFrame({"game_id": read.distinct_game_ids()},  # noqa: F841
+                               schema={"game_id": pl.UInt64})
+    con.execute("INSERT INTO source_file_games SELECT ?, ?, game_id FROM stage_games",
+                [read.sha256, read.reader])
+    stage_rejects = pl.DataFrame({"reject_id": read.distinct_reject_ids()},  # noqa: F841
+                                 schema={"reject_id": pl.String})
+    con.execute("INSERT INTO source_file_rejects SELECT ?, ?, reject_id FROM stage_rejects",
+                [read.sha256, read.reader])
 
 
 def skipped(con: duckdb.DuckDBPyConnection, earlier: FileRead, source: str,
             import_id: int) -> None:
     """Note that ``import_id`` found the file unchanged under the name ``source``: its row
     then reads as a full read would have left it."""
-    con.execute("DELETE FROM source_files WHERE source = ? AND NOT (sha256 = ? AND reader = ?)",
-                [source, earlier.sha256, earlier.reader])
-    con.execute("UPDATE source_files SET source = ?, import_id = ? WHERE sha256 = ? AND reader = ?",
+    _delete(con, "source = ? AND NOT (sha256 = ? AND reader = ?)",
+            [source, earlier.sha256, earlier.reader])
+    con.execute("UPDATE source_file_reads SET source = ?, import_id = ? "
+                "WHERE sha256 = ? AND reader = ?",
                 [source, import_id, earlier.sha256, earlier.reader])
 
 
@@ -150,9 +171,9 @@ def missing_games(con: duckdb.DuckDBPyConnection, game_ids: np.ndarray) -> int:
                        ).fetchall()[0][0]
 
 
-def missing_rejects(con: duckdb.DuckDBPyConnection, reject_ids: list[str]) -> int:
+def missing_rejects(con: duckdb.DuckDBPyConnection, reject_ids: pl.Series) -> int:
     """How many of ``reject_ids`` are not in ``rejects``."""
-    if not reject_ids:
+    if not len(reject_ids):
         return 0
     stage_ids = pl.DataFrame({"reject_id": reject_ids})  # noqa: F841  (read by name in the SQL)
     return con.execute("SELECT count(*) FROM stage_ids ANTI JOIN rejects USING (reject_id)"

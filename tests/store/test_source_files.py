@@ -192,7 +192,7 @@ def test_what_another_build_recorded_is_dropped(folder: Path, tmp_path: Path) ->
     db = tmp_path / "t.duckdb"
     import_paths([folder], db)
     con = connect(db)
-    con.execute("UPDATE source_files SET reader = 'gops 0.0.1 (000000000000) gops utf-8' "
+    con.execute("UPDATE source_file_reads SET reader = 'gops 0.0.1 (000000000000) gops utf-8' "
                 "WHERE source LIKE '%a.gops'")
     con.close()
     again = import_paths([folder], db)
