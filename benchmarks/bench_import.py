@@ -1,8 +1,12 @@
 """Import benchmark: a simulated file of a million two-player games, imported into a fresh
 database, then again twice (all duplicates): as ``gops import`` does it by default (the
 file is unchanged, so it is counted from ``source_files``, not read) and with
-``--reparse`` (read in full), next to the exact per-game path and a bare
-replay of the same games in OpenSpiel (pyspiel). Prints one table; also writes it to
+``--reparse`` (read in full), next to a bare replay of the same games in OpenSpiel
+(pyspiel); a file of broken games and one 100 MB line; and a layout matrix: the same games
+written in every layout of ``gops_records.notation.layouts`` (all rounds on one line, 4-7
+a line, suit letters, no suits or numbers, lower case with T, comments, CRLF with a BOM),
+each checked to validate to the same games, with ``gops validate`` and ``gops import``
+games/s and OpenSpiel's replay beside them. Prints tables; also writes
 benchmarks/out/results.json.
 
     python benchmarks/bench_import.py                  # the full run (a few minutes)
@@ -99,26 +103,6 @@ def import_three_times(path: Path) -> list[tuple[Run, dict]]:
     return [(r, json.loads(r.stdout)) for r in runs]
 
 
-def exact_path(text: str) -> tuple[int, float]:
-    """Games and seconds of the exact path (parse, validate, Batch, frames) on ``text``."""
-    from gops_records.notation import iter_games
-    from gops_records.store.frames import Batch
-    from gops_records.validate import validate_game
-
-    start = time.perf_counter()
-    batch, games = Batch(), 0
-    for number, record in enumerate(iter_games(text), start=1):
-        report = validate_game(record)
-        if report.valid:
-            batch.add_game(report, "sample", number)
-        else:
-            batch.add_reject(text[record.start:record.end], report.problems, "sample",
-                             number, record.line)
-        games += 1
-    batch.frames()
-    return games, time.perf_counter() - start
-
-
 def moves(text: str) -> list[list[tuple[int, int, int]]]:
     """(prize, A's bid, B's bid) of every round of every game, from canonical text."""
     games: list[list[tuple[int, int, int]]] = []
@@ -153,22 +137,94 @@ def pyspiel_replay(games: list[list[tuple[int, int, int]]]) -> tuple[float, list
 
 def discard_check(games: int = 2000) -> tuple[int, int]:
     """Our scores against OpenSpiel's on discard games (OpenSpiel discards ties)."""
-    from gops_records.notation import iter_games
-    from gops_records.validate import validate_game
+    from gops_records.notation import read_reports
 
     text = records(games, 5, tie_rule="discard").read_text(encoding="utf-8")
-    ours = [list(validate_game(r).outcome.scores) for r in iter_games(text)]
+    ours = [list(r.outcome.scores) for r in read_reports(text)]
     _, theirs = pyspiel_replay(moves(text))
     same = sum(a == [int(x) for x in b] for a, b in zip(ours, theirs, strict=True))
     return same, len(ours)
+
+
+def layout_files(games: int, seed: int) -> list[tuple[str, Path, list]]:
+    """The same simulated games written in every layout of the matrix (made once, kept
+    under benchmarks/out/), with each game's moves for OpenSpiel."""
+    from gops_records.notation import GameRecord
+    from gops_records.notation.layouts import LAYOUTS, write_games_in_layout
+    from gops_records.rules import RuleProfile
+    from gops_records.simulate import simulate
+
+    paths = [(layout, OUT / f"layout-{games}-seed{seed}-{i}.gops")
+             for i, layout in enumerate(LAYOUTS)]
+    played = None
+    if not all(path.exists() for _, path in paths):
+        print(f"writing {games:,} games in {len(LAYOUTS)} layouts ...", file=sys.stderr)
+        played = [r for r in simulate(games, seed, RuleProfile()) if isinstance(r, GameRecord)]
+        for i, (layout, path) in enumerate(paths):
+            path.write_bytes(write_games_in_layout(played, layout, seed + i))
+    canonical = paths[0][1].read_text(encoding="utf-8")
+    return [(layout.name, path, moves(canonical)) for layout, path in paths]
+
+
+def layout_matrix(games: int, seed: int, spiel_games: int) -> list[dict]:
+    """For each layout: gops validate and gops import (fresh) of the file, and beside
+    them OpenSpiel's bare replay of the same games."""
+    rows = []
+    for name, path, replayed in layout_files(games, seed):
+        checked = run(["gops", "validate", "--json", str(path)], stdout=subprocess.PIPE)
+        verdicts = [json.loads(line) for line in checked.stdout.splitlines()]
+        assert len(verdicts) == games and all(v["valid"] for v in verdicts), name
+        db = OUT / "layout.duckdb"
+        for stale in (db, db.with_name(db.name + ".wal")):
+            stale.unlink(missing_ok=True)
+        imported = run(["gops", "import", str(path), "--db", str(db), "--json", "--quiet"])
+        assert json.loads(imported.stdout)["games_new"] == games, name
+        quiet = run(["gops", "validate", str(path)], stdout=subprocess.DEVNULL)
+        spiel_seconds, _ = pyspiel_replay(replayed[:spiel_games])
+        rows.append({"layout": name, "mb": path.stat().st_size / 1e6,
+                     "validate_seconds": quiet.seconds, "validate_peak_mb": quiet.peak_mb,
+                     "import_seconds": imported.seconds, "import_peak_mb": imported.peak_mb,
+                     "pyspiel_rate": min(spiel_games, len(replayed)) / spiel_seconds})
+    return rows
+
+
+def hostile_rows(broken_games: int, line_mb: int) -> list[tuple[str, str, str]]:
+    """A file of broken games only, and one 100 MB line of games, validated and imported."""
+    from gops_records.simulate import BrokenRecord, simulate
+
+    out = []
+    path = OUT / f"broken-{broken_games}.gops"
+    if not path.exists():
+        items = simulate(0, 3, broken=broken_games)
+        path.write_text("\n".join(i.text for i in items if isinstance(i, BrokenRecord)),
+                        encoding="utf-8")
+    line = OUT / f"line-{line_mb}mb.gops"
+    if not line.exists():
+        unit = b"1. 4d 3c 5s 2. 5d 4c 3s "
+        line.write_bytes(b'[Event "x"] ' + unit * (line_mb * 2**20 // len(unit)))
+    for label, target in ((f"{broken_games:,} broken games", path),
+                          (f"one {line_mb} MB line", line)):
+        db = OUT / "hostile.duckdb"
+        for stale in (db, db.with_name(db.name + ".wal")):
+            stale.unlink(missing_ok=True)
+        validated = run(["gops", "validate", str(target)], stdout=subprocess.DEVNULL)
+        imported = run(["gops", "import", str(target), "--db", str(db), "--json", "--quiet"])
+        seen = json.loads(imported.stdout)["games_seen"]
+        out.append((f"{label}: validate", f"{validated.seconds:.1f} s, "
+                    f"{validated.peak_mb:,.0f} MB", f"{seen / validated.seconds:,.0f} games/s"))
+        out.append((f"{label}: import", f"{imported.seconds:.1f} s, "
+                    f"{imported.peak_mb:,.0f} MB", f"{seen / imported.seconds:,.0f} games/s"))
+    return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=1_000_000)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--exact-games", type=int, default=3_000,
-                        help="sample for the exact path's speed")
+    parser.add_argument("--layout-games", type=int, default=200_000,
+                        help="games of each file of the layout matrix (0: skip it)")
+    parser.add_argument("--broken-games", type=int, default=50_000,
+                        help="games of the all-broken file (0: skip the hostile rows)")
     parser.add_argument("--pyspiel-games", type=int, default=100_000,
                         help="sample for OpenSpiel's speed")
     parser.add_argument("--validate-games", type=int, default=100_000,
@@ -184,8 +240,7 @@ def main() -> None:
         assert summary["games_duplicate"] == opts.games, summary
         assert summary["files_unchanged"] == unchanged, summary
 
-    sample = first_games(path, max(opts.exact_games, opts.pyspiel_games))
-    exact_games, exact_seconds = exact_path(first_games(path, opts.exact_games))
+    sample = first_games(path, opts.pyspiel_games)
     clock = time.perf_counter()
     replayed = moves(sample)[:opts.pyspiel_games]
     moves_seconds = time.perf_counter() - clock  # reading the moves from the text (a regex)
@@ -200,7 +255,7 @@ def main() -> None:
     rate = {
         "fresh": opts.games / fresh.seconds, "again": opts.games / again.seconds,
         "reread": opts.games / reread.seconds,
-        "exact": exact_games / exact_seconds, "pyspiel": len(replayed) / spiel_seconds,
+        "pyspiel": len(replayed) / spiel_seconds,
         "pyspiel_with_reading": len(replayed) / (moves_seconds + spiel_seconds),
     }
     rows = [
@@ -217,8 +272,6 @@ def main() -> None:
          f"{rate['reread']:,.0f} games/s"),
         ("  CPU time (all threads)", f"{reread.cpu:.1f} s", ""),
         ("  peak memory", f"{reread.peak_mb:,.0f} MB", ""),
-        ("exact path (parse, validate, frames)", f"{exact_games:,} games",
-         f"{rate['exact']:,.0f} games/s"),
         ("OpenSpiel bare replay (pyspiel)", f"{len(replayed):,} games",
          f"{rate['pyspiel']:,.0f} games/s"),
         ("  with the moves read from the text", f"{len(replayed):,} games",
@@ -231,6 +284,8 @@ def main() -> None:
     if validate is not None:
         rows.append((f"gops validate, {opts.validate_games:,} games", f"{validate.seconds:.1f} s",
                      f"{opts.validate_games / validate.seconds:,.0f} games/s"))
+    if opts.broken_games:
+        rows += hostile_rows(opts.broken_games, 100)
     rows.append(("load average (1 min) before, after", f"{load_before:.1f}, "
                  f"{os.getloadavg()[0]:.1f}", f"{os.cpu_count()} cores"))
     width = max(len(r[0]) for r in rows)
@@ -246,6 +301,26 @@ def main() -> None:
         ">= 6x OpenSpiel replay": rate["fresh"] / rate["pyspiel"] >= GOALS["vs_pyspiel"],
     }
     print("goals: " + ", ".join(f"{k}: {'met' if v else 'NOT met'}" for k, v in goals.items()))
+    matrix = layout_matrix(opts.layout_games, opts.seed, min(opts.pyspiel_games,
+                                                             opts.layout_games)) \
+        if opts.layout_games else []
+    if matrix:
+        n = opts.layout_games
+        best_v = min(r["validate_seconds"] for r in matrix)
+        best_i = min(r["import_seconds"] for r in matrix)
+        print(f"\nlayout matrix, {n:,} games a file (import: fresh, end to end)\n")
+        print("| layout | MB | validate games/s | import games/s | import peak MB "
+              "| OpenSpiel games/s | import / OpenSpiel |")
+        print("|---|---|---|---|---|---|---|")
+        for r in matrix:
+            v_rate, i_rate = n / r["validate_seconds"], n / r["import_seconds"]
+            print(f"| {r['layout']} | {r['mb']:.0f} | {v_rate:,.0f} | {i_rate:,.0f} "
+                  f"| {r['import_peak_mb']:,.0f} | {r['pyspiel_rate']:,.0f} "
+                  f"| {i_rate / r['pyspiel_rate']:.2f}x |")
+        worst_v = max(r["validate_seconds"] for r in matrix) / best_v
+        worst_i = max(r["import_seconds"] for r in matrix) / best_i
+        print(f"\nslowest layout / fastest: validate {worst_v:.2f}x, import {worst_i:.2f}x "
+              "(goal: within 1.3x)")
     results = {"games": opts.games, "file_mb": size_mb, "fresh_seconds": fresh.seconds,
                "fresh_inside_seconds": fresh_json["seconds"], "fresh_cpu_seconds": fresh.cpu,
                "fresh_peak_mb": fresh.peak_mb, "reimport_seconds": again.seconds,
@@ -254,7 +329,7 @@ def main() -> None:
                "reread_peak_mb": reread.peak_mb,
                "rates": rate, "pyspiel_scores_match": [same, checked],
                "validate_seconds": validate.seconds if validate else None,
-               "validate_games": opts.validate_games, "goals": goals,
+               "validate_games": opts.validate_games, "goals": goals, "layouts": matrix,
                "load_average": [load_before, os.getloadavg()[0]]}
     (OUT / "results.json").write_text(json.dumps(results, indent=2) + "\n")
 

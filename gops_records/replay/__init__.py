@@ -15,18 +15,18 @@ from gops_records.cards import SEATS
 from gops_records.notation.tokens import Tokens, tokenize
 from gops_records.replay.engine import Replay, replay
 from gops_records.replay.structure import find_structure
-from gops_records.replay.tags import canonical_names, read_tags
+from gops_records.replay.tags import TagNames, read_tags
 
 _SEAT_OF_NAME = {seat: i for i, seat in enumerate(SEATS)}
 
 
 def replay_tokens(tokens: Tokens) -> Replay:
     """Structure, tags, checks and play of a chunk's tokens."""
-    names = canonical_names(tokens.tag_name) if len(tokens.tag_name) else tokens.tag_name
-    seat = names.replace_strict(_SEAT_OF_NAME, default=-1, return_dtype=None).to_numpy() \
-        if len(names) else np.zeros(0, np.int64)
-    structure = find_structure(tokens, np.asarray(seat, np.int64))
-    tags = read_tags(tokens.tag_index, structure.game[tokens.tag_index], tokens.tag_name,
+    names = TagNames.of(tokens.tag_name)
+    seat_of_code = np.array([_SEAT_OF_NAME.get(name, -1) for name in names.names] + [-1],
+                            np.int64)
+    structure = find_structure(tokens, seat_of_code[names.codes])
+    tags = read_tags(tokens.tag_index, structure.game[tokens.tag_index], names,
                      tokens.tag_value, structure.count)
     return replay(tokens, structure, tags)
 

@@ -115,29 +115,60 @@ class Tags:
     problems: list[tuple[int, str, bool]]
 
 
-def canonical_names(names: pl.Series) -> pl.Series:
-    """Known tag names in canonical case (they are case-insensitive), others as written."""
-    low = names.str.to_lowercase()
-    return pl.select(pl.when(low.is_in(list(_CANONICAL)))
-                     .then(low.replace_strict(_CANONICAL, default=None))
-                     .otherwise(names)).to_series()
+@dataclass
+class TagNames:
+    """The tag names of a chunk: each tag's code, and the canonical name of each code
+    (known names are case-insensitive, others are kept as written)."""
+
+    codes: np.ndarray
+    names: list[str]
+
+    @classmethod
+    def of(cls, raw: pl.Series) -> TagNames:
+        """Codes for ``raw`` names, worked out once per distinct spelling."""
+        spellings = raw.unique(maintain_order=True).to_list()
+        names: list[str] = []
+        index: dict[str, int] = {}
+        code_of = {}
+        for spelling in spellings:
+            name = _CANONICAL.get(spelling.lower(), spelling)
+            code_of[spelling] = index.setdefault(name, len(index))
+            if len(names) < len(index):
+                names.append(name)
+        codes = raw.replace_strict(code_of, return_dtype=pl.Int64).to_numpy() if len(raw) \
+            else np.zeros(0, np.int64)
+        return cls(codes, names)
+
+    def series(self) -> pl.Series:
+        """The canonical name of every tag."""
+        return pl.Series(self.names, dtype=pl.String).gather(self.codes)
+
+    def code(self, name: str) -> int:
+        return self.names.index(name) if name in self.names else -1
 
 
-def read_tags(tag_token: np.ndarray, tag_game: np.ndarray, names: pl.Series,
+def read_tags(tag_token: np.ndarray, tag_game: np.ndarray, names: TagNames,
               values: pl.Series, n_games: int) -> Tags:
-    """The tags of ``n_games`` games: tokens, their games, raw names and values."""
-    frame = pl.DataFrame({"token": tag_token, "game": tag_game,
-                          "name": canonical_names(names) if len(names) else names,
+    """The tags of ``n_games`` games: tokens (in file order), their games, their names
+    and values."""
+    frame = pl.DataFrame({"token": tag_token, "game": tag_game, "name": names.series(),
                           "value": values},
                          schema={"token": pl.Int64, "game": pl.Int64, "name": pl.String,
                                  "value": pl.String})
     problems: list[tuple[int, str, bool]] = []
-    seen = frame.select(pl.col("token"), pl.col("name"),
-                        pl.int_range(pl.len()).over("game", "name").alias("nth"),
-                        pl.len().over("game", "name").alias("count"))
-    for token, name in seen.filter(pl.col("nth") > 0).select("token", "name").iter_rows():
-        problems.append((token, f"tag {name} is given twice", False))
-    last = frame.filter((seen["nth"] == seen["count"] - 1) & pl.col("name").is_in(_READ))
+    # a name given twice in a game: every use after the first; the last one counts
+    key = tag_game * max(len(names.names), 1) + names.codes
+    order = np.argsort(key, kind="stable")
+    sorted_key = key[order]
+    first = np.ones(len(key), bool)
+    first[order[1:]] = sorted_key[1:] != sorted_key[:-1]
+    final = np.ones(len(key), bool)
+    final[order[:-1]] = sorted_key[1:] != sorted_key[:-1]
+    for i in np.flatnonzero(~first):
+        problems.append((int(tag_token[i]), f"tag {names.names[names.codes[i]]} is given twice",
+                         False))
+    wanted = np.isin(names.codes, [names.code(name) for name in _READ])
+    last = frame.filter(pl.Series(final & wanted))
     pairs = last.select("name", "value").unique()
     read = [read_value(name, value) for name, value in pairs.iter_rows()]
     width = MAX_PLAYERS + 1
