@@ -88,6 +88,7 @@ def _line_reader(games: ChunkGames):
         return lambda n: None
     starts = tokens.line_starts
 
+    @functools.lru_cache(maxsize=64)  # problems come in file order: a line is read once
     def text(n: int) -> str | None:
         local = n - games.line_offset
         if not 1 <= local <= len(starts):

@@ -109,6 +109,9 @@ def _rows_from_jsonl(text: str) -> tuple[list[str], list[_Row]]:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
             raise RoundLogError(f"line {number}: not a JSON object: {exc.msg}") from exc
+        except RecursionError:  # hostile nesting ({"game": {"game": ... 100,000 deep)
+            raise RoundLogError(f"line {number}: not a round: its JSON is nested too deeply "
+                                "(a round log row is one flat object)") from None
         if not isinstance(obj, dict):
             raise RoundLogError(f"line {number}: expected a JSON object, got {type(obj).__name__}")
         values = {str(k).strip().lower(): "" if v is None else str(v) for k, v in obj.items()}

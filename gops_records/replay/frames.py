@@ -22,6 +22,7 @@ from gops_records.cards import SEATS
 from gops_records.notation.model import Problem
 from gops_records.replay.engine import Replay
 from gops_records.rules import PRIZE_ORDERS, TIE_RULES
+from gops_records.store.db import SAFE_CONFIG
 from gops_records.store.frames import (
     BID_COLUMNS,
     ERRORS_DTYPE,
@@ -41,8 +42,7 @@ def content_ids(keys: pl.Series) -> pl.Series:
     """The id of every key: the first 16 hex digits of its MD5, as a 64-bit number."""
     con = getattr(_local, "con", None)
     if con is None:  # one per thread, single-threaded: the callers are the parallelism
-        con = _local.con = duckdb.connect(config={"threads": 1, "autoinstall_known_extensions":
-                                                  False, "autoload_known_extensions": False})
+        con = _local.con = duckdb.connect(config={"threads": 1, **SAFE_CONFIG})
     frame = keys.rename("k").to_frame()  # noqa: F841  (read by name in the SQL below)
     return con.sql("SELECT ('0x' || substr(md5(k), 1, 16))::UBIGINT AS game_id "
                    "FROM frame").pl()["game_id"]

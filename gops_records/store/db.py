@@ -105,15 +105,33 @@ def connect(path: str | Path | None = None, *, read_only: bool = False,
     return con
 
 
+#: Every connection the project opens: DuckDB must never fetch or load an extension on
+#: its own (it would try to download ``sqlite_scanner`` for an SQLite file given as --db).
+SAFE_CONFIG = {"autoinstall_known_extensions": False, "autoload_known_extensions": False}
+
+
+def _check_kind(db: Path) -> None:
+    """Refuse a file that is not a DuckDB database (SQLite, Parquet, text, ...) plainly."""
+    try:
+        with open(db, "rb") as handle:
+            head = handle.read(16)
+    except OSError:
+        return  # missing (it will be created) or unreadable (connect says why)
+    if head and head[8:12] != b"DUCK":
+        raise DatabaseUnusable(f"{db} is not a gops database (not a DuckDB file); name a new "
+                               "file, or one that gops import made")
+
+
 def _open(db: Path, read_only: bool, timeout: float) -> duckdb.DuckDBPyConnection:
     """``duckdb.connect`` with lock retries; a writer renews a write request meanwhile."""
+    _check_kind(db)
     deadline = time.monotonic() + timeout
     delay = 0.02
     request = None if read_only else write_request_path(db)
     try:
         while True:
             try:
-                return duckdb.connect(str(db), read_only=read_only)
+                return duckdb.connect(str(db), read_only=read_only, config=SAFE_CONFIG)
             except (duckdb.IOException, duckdb.ConnectionException) as exc:
                 if not _is_lock_error(exc):
                     raise DatabaseUnusable(f"cannot use the database {db}: {exc}") from exc
@@ -128,7 +146,8 @@ def _open(db: Path, read_only: bool, timeout: float) -> duckdb.DuckDBPyConnectio
                 delay = min(delay * 2, 0.5)
     finally:
         if request is not None:
-            request.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):  # e.g. a read-only folder: the real error wins
+                request.unlink(missing_ok=True)
 
 
 #: How long a write request stays in force after the writer last renewed it (a writer

@@ -101,3 +101,31 @@ def test_hostile_files_beside_the_samples_take_nothing_down(tmp_path):
     valid = sum(r.valid for p in SAMPLES.glob("*.gops") for r in read_reports(p.read_text()))
     assert stored == valid + 1  # the samples' valid games, and the CRLF one
     assert summary.games_seen >= expected and rejected >= len(hostile) - 1
+
+
+def test_deeply_nested_json_lines_and_an_sqlite_file_are_plain_problems(tmp_path):
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "deep.jsonl").write_text('{"game": ' * 100_000 + "1" + "}" * 100_000 + "\n")
+    (folder / "club.gops").write_bytes((SAMPLES / "2026-01-13-gops-society.gops").read_bytes())
+    db = tmp_path / "t.duckdb"
+    summary = import_paths([folder], db)
+    assert summary.games_new > 0
+    assert any("nested too deeply" in note for note in summary.notes)
+
+
+def test_connections_never_load_extensions_on_their_own(tmp_path):
+    import sqlite3
+
+    from gops_records.store.db import DatabaseUnusable, connect
+
+    path = tmp_path / "other.db"
+    with sqlite3.connect(path) as other:
+        other.execute("CREATE TABLE t (x)")
+    with pytest.raises(DatabaseUnusable, match="is not a gops database") as refused:
+        connect(path, timeout=1).close()
+    assert "download" not in str(refused.value)
+    text = tmp_path / "notes.duckdb"
+    text.write_text("hello, this is not a database at all\n")
+    with pytest.raises(DatabaseUnusable, match="is not a gops database"):
+        connect(text, timeout=1).close()
