@@ -44,6 +44,9 @@ MAX_GAME_BYTES = 4 << 20
 SCAN_BYTES = 1 << 20
 #: Text of an over-long game kept in its reject.
 KEPT_BYTES = 1 << 16
+#: Most tokens a window should hold (memory is about 300 bytes a token while it is read):
+#: a window of dense text (a hostile line of 3-byte tokens) is made smaller.
+MAX_WINDOW_TOKENS = 1_500_000
 #: Worker processes for files of more than this many default windows (smaller files are
 #: read in process: starting a worker costs about a second).
 PARALLEL_FROM = 3
@@ -101,6 +104,16 @@ class Window:
 
 
 Finish = Callable[[ChunkGames], Any]
+
+
+def window_end(data: bytes | memoryview, pos: int, size: int) -> int:
+    """Where a window of about ``size`` bytes from ``pos`` ends, made smaller when its text
+    is dense (more than :data:`MAX_WINDOW_TOKENS` tokens, counted by their separators)."""
+    head = np.frombuffer(data[pos:pos + size], np.uint8)
+    separators = int(np.count_nonzero(head == 32)) + int(np.count_nonzero(head == 10))
+    if separators > MAX_WINDOW_TOKENS:
+        size = max(1, size * MAX_WINDOW_TOKENS // separators)
+    return _cut(data, pos + size)
 
 
 def _cut(data: bytes | memoryview, target: int, reach: int = CHUNK_BYTES) -> int:
@@ -207,7 +220,7 @@ def _step(data: bytes | memoryview, pos: int, line: int, source: str, finish: Fi
     """One window from ``pos`` (in this process), grown until it holds a whole game."""
     size, want = len(data), chunk_bytes
     while True:
-        end = _cut(data, pos + want)
+        end = window_end(data, pos, want)
         window = read_window(data[pos:end], end >= size, source, line, finish)
         if window.games or window.consumed == end - pos:  # games, or nothing but blanks
             return window
@@ -238,7 +251,7 @@ def _parallel(data: bytes | memoryview, source: str, finish: Finish, chunk_bytes
     pos = line = 0  # where the next window to submit starts, and its line offset
     while pos < size or pending:
         while pos < size and len(pending) <= workers:
-            end = _cut(data, pos + chunk_bytes)
+            end = window_end(data, pos, chunk_bytes)
             with _main_hidden():
                 future = pool.submit(read_window, bytes(data[pos:end]), end >= size, source,
                                      line, finish)
