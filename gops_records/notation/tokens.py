@@ -186,15 +186,16 @@ class Tokens:
         """:class:`Shape` of every token (NONE but for mistyped words)."""
         return self._word_arrays["shape"][self._rows()]
 
-    @cached_property
-    def values(self) -> np.ndarray:
-        """(T, 4) int64: a number's value; a card's rank and suit code; a result's points."""
-        return self._word_arrays["values"][self._rows()]
+    def values_of(self, tokens: np.ndarray) -> np.ndarray:
+        """(len, 4) int64 for the given tokens: a number's value; a card's rank and suit
+        code; a result's points (gathered only for the tokens asked for)."""
+        word = self.word[tokens]
+        return self._word_arrays["values"][np.where(word >= 0, word, len(self.words))]
 
-    @cached_property
-    def value_count(self) -> np.ndarray:
-        """How many values each word has (a result's number of points)."""
-        return self._word_arrays["count"][self._rows()]
+    def value_count_of(self, tokens: np.ndarray) -> np.ndarray:
+        """How many values each of the given tokens' words has (a result's points)."""
+        word = self.word[tokens]
+        return self._word_arrays["count"][np.where(word >= 0, word, len(self.words))]
 
     # -- places --------------------------------------------------------------------------
 

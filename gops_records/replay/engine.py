@@ -20,6 +20,7 @@ under ``discard`` (and in the last round under both rules) it is unclaimed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -97,8 +98,6 @@ class _Context:
 
     def __init__(self, tokens: Tokens, structure: Structure, tags: Tags) -> None:
         self.tokens, self.structure = tokens, structure
-        self._names = dict(zip(tags.frame["token"].to_list(), tags.frame["value"].to_list(),
-                               strict=True)) if tags.frame.height < 1_000_000 else None
         self._tags = tags
         self.line_offset = 0  # lines of the file before the chunk (set when messages are made)
 
@@ -111,11 +110,14 @@ class _Context:
         name = self._name(token).strip()
         return f"{shorten(name, 30)} ({letter})" if name and name != letter else letter
 
+    @cached_property
+    def _names(self) -> dict[int, str]:
+        """Tag values by token, made when a message first names a player."""
+        frame = self._tags.frame
+        return dict(zip(frame["token"].to_list(), frame["value"].to_list(), strict=True))
+
     def _name(self, token: int) -> str:
-        if self._names is not None:
-            return self._names.get(token, "")
-        rows = self._tags.frame.filter(self._tags.frame["token"] == token)["value"]
-        return rows[0] if len(rows) else ""
+        return self._names.get(token, "")
 
     def line(self, token: int) -> int:
         return int(self.tokens.lines(np.array([self.tokens.start[token]]))[0]) + self.line_offset
@@ -142,7 +144,7 @@ def replay(tokens: Tokens, structure: Structure, tags: Tags) -> Replay:
 
     # -- written round numbers ------------------------------------------------------------
     numbered = np.flatnonzero(s.number_token >= 0)
-    written = t.values[s.number_token[numbered], 0]
+    written = t.values_of(s.number_token[numbered])[:, 0]
     off = numbered[written != rn[numbered]]
     problems.add("round-number", rg[off], start[s.number_token[off]], rn[off],
                  lambda i: f"round numbered {_number_text(ctx.text(s.number_token[off[i]]))} "
@@ -170,9 +172,10 @@ def replay(tokens: Tokens, structure: Structure, tags: Tags) -> Replay:
     safe = np.where(has, tok, 0)
     readable = has & (t.kind[safe] == Kind.CARD)
     unreadable_round = (has & ~readable).any(axis=1)
-    values = t.values
-    rank = np.where(readable, values[safe, 0], -1)
-    suit = np.where(readable, values[safe, 1], 0)
+    values = t.values_of(safe.ravel()).reshape(*safe.shape, 4)
+    rank = np.where(readable, values[:, :, 0], -1)
+    suit = np.where(readable, values[:, :, 1], 0)
+    del values
     del safe
     place = np.arange(MAX_SLOTS)[None, :]
     in_use = place <= P[:, None]  # the prize and one bid per seat
@@ -327,7 +330,10 @@ def _syntax(problems: Problems, t: Tokens, s: Structure, ctx: _Context) -> np.nd
     word = words[~silent[t.word[words]]]
     messages = [_word_message(text, w.shape, w.suggestion)
                 for text, w in zip(t.word_texts, t.words, strict=True)]
-    round_of = _round_of_tokens(s, t)
+    odd = np.flatnonzero((t.kind == Kind.WORD) | (t.kind == Kind.BAD_TAG)
+                         | (t.kind == Kind.UNCLOSED))
+    round_of = _round_of_tokens(s, t) if len(odd) or len(s.empty_numbers) else \
+        np.zeros(len(t), np.int64)
     problems.add("syntax", s.game[word], t.start[word], round_of[word],
                  lambda i: messages[t.word[word[i]]], reader=True, token=word)
     bad_tag = np.flatnonzero(t.kind == Kind.BAD_TAG)
@@ -399,8 +405,8 @@ def _results(problems: Problems, t: Tokens, s: Structure, tags: Tags, scores: np
     finished = s.n_rounds == cards
     end = s.end_token
     term = (end >= 0) & (t.kind[np.maximum(end, 0)] == Kind.RESULT)
-    term_len = np.where(term, t.value_count[np.maximum(end, 0)], -1)
-    term_val = np.where(term[:, None], t.values[np.maximum(end, 0)], -1)
+    term_len = np.where(term, t.value_count_of(np.maximum(end, 0)), -1)
+    term_val = np.where(term[:, None], t.values_of(np.maximum(end, 0)), -1)
     tag_len, tag_val = tags.result_len, tags.result[:, :4]
     clean = ~dirty & tags.rules_ok & (first_skipped == 0)
     within = s.n_rounds <= cards

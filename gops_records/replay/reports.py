@@ -125,12 +125,13 @@ def _record(rep: Replay, g: int, r0: int, r1: int, tags: list[tuple[int, str, st
         for place in range(MAX_SLOTS):
             token = int(s.cards[r, place])
             if token >= 0 and t.kind[token] == Kind.CARD:
-                rank, suit = t.values[token, 0], t.values[token, 1]
+                rank, suit = t.values_of(np.array([token]))[0, :2]
                 cards.append(CardToken(int(rank), SUIT_OF_CODE[int(suit)], spans(token)))
         if not cards:
             continue
         number_token = int(s.number_token[r])
-        number = int(t.values[number_token, 0]) if number_token >= 0 else None
+        number = int(t.values_of(np.array([number_token]))[0, 0]) if number_token >= 0 \
+            else None
         text = " ".join(comments.get(r, [])) or None
         rounds.append(RoundRecord(cards[0], tuple(cards[1:]), text, number,
                                   spans(int(s.round_token[r]))))

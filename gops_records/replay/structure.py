@@ -104,7 +104,7 @@ def find_structure(tokens: Tokens, seat_of_tag: np.ndarray) -> Structure:
     prev_role[1:] = srole[:-1]
     number_one = np.zeros(len(sig), bool)
     is_num = srole == NUMBER
-    number_one[is_num] = tokens.values[sig[is_num], 0] == 1
+    number_one[is_num] = tokens.values_of(sig[is_num])[:, 0] == 1
     after_round = (prev_decisive == CARD) | (prev_decisive == NUMBER)
     tag_split = (srole == TAG) & after_round
     one_split = number_one & (prev_decisive == CARD)
