@@ -227,5 +227,5 @@ def test_a_db_that_is_not_a_database_exits_2(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("not a database")
     result = _export(tmp_path / "notes.txt", "-f", "csv", "-o", tmp_path / "x.csv")
     assert result.exit_code == 2
-    assert "not a valid DuckDB database file" in result.stderr
+    assert "is not a gops database (not a DuckDB file)" in result.stderr
     assert "Traceback" not in result.output and not (tmp_path / "x.csv").exists()

@@ -123,8 +123,8 @@ def test_a_db_that_is_not_a_database_exits_2_with_a_plain_message(tmp_path: Path
     (tmp_path / "notes.txt").write_text("my notes, not a database")
     result = _run(tmp_path / "g.gops", "--db", tmp_path / "notes.txt")
     assert result.exit_code == 2
-    assert result.stderr.startswith(f"gops: error: cannot use the database {tmp_path}/notes.txt")
-    assert "not a valid DuckDB database file" in result.stderr
+    assert result.stderr.startswith(f"gops: error: {tmp_path}/notes.txt is not a gops "
+                                    "database (not a DuckDB file)")
     assert (tmp_path / "notes.txt").read_text() == "my notes, not a database"
     inside_a_file = _run(tmp_path / "g.gops", "--db", tmp_path / "notes.txt" / "t.duckdb")
     assert inside_a_file.exit_code == 2 and "Traceback" not in inside_a_file.output
