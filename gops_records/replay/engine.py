@@ -28,7 +28,7 @@ from gops_records.cards import Seat, Suit, rank_name
 from gops_records.notation.tokens import Kind, Shape, Tokens, shorten
 from gops_records.notation.writer import format_result
 from gops_records.replay.problems import Problems
-from gops_records.replay.structure import CARD, MAX_SLOTS, NEUTRAL, NUMBER, Structure, run_starts
+from gops_records.replay.structure import CARD, MAX_SLOTS, NUMBER, Structure, run_starts
 from gops_records.replay.tags import Tags
 from gops_records.rules import MAX_PLAYERS, PRIZE_ORDERS
 
@@ -467,5 +467,3 @@ def _unchecked(what: str, game: int, first_skipped: np.ndarray, rules_ok: np.nda
         reason = "the record has a syntax problem, so a card may be missing"
     return f"{what} not checked: {reason}"
 
-
-__all__ = ["Replay", "replay", "NEUTRAL"]
