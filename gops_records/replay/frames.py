@@ -175,9 +175,9 @@ class ChunkGames:
         """The problems of ``games`` (chunk indices), lines counted in the file."""
         tokens, shift = self.rep.tokens, self.line_offset
 
-        def place(offset: int) -> tuple[int, int]:
-            line, column = tokens.line_col(offset)
-            return line + shift, column
+        def place(offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            lines, columns = tokens.places(offsets)
+            return lines + shift, columns
 
         found = self.rep.problems.of_games(games, place, line_offset=shift)
         for g, more in self.extra.items():

@@ -69,11 +69,12 @@ class Problems:
             return np.zeros(n_games, np.int64)
         return np.bincount(np.concatenate([b.game for b in self.batches]), minlength=n_games)
 
-    def of_games(self, games: np.ndarray, place: Callable[[int], tuple[int, int]],
+    def of_games(self, games: np.ndarray,
+                 place: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]],
                  reader_only: bool = False, text: Callable[[int], str] | None = None,
                  line_offset: int = 0) -> dict[int, list[Problem]]:
         """The problems of ``games``, each game's in file order and capped, as
-        :class:`Problem` values; ``place`` turns a byte offset into (line, column) and
+        :class:`Problem` values; ``place`` turns byte offsets into lines and columns and
         ``text`` a token into the text a problem quotes; messages that name a line add
         ``line_offset``."""
         if self.context is not None:
@@ -91,15 +92,16 @@ class Problems:
             rows.extend(zip(batch.game[sel].tolist(), batch.offset[sel].tolist(),
                             [b] * len(sel), sel.tolist(), strict=True))
         rows.sort()
+        lines, columns = place(np.array([row[1] for row in rows], np.int64))
         out: dict[int, list[Problem]] = {int(g): [] for g in games}
         extra: dict[int, int] = {}
-        for game, offset, b, i in rows:
+        for k, (game, _, b, i) in enumerate(rows):
             found = out[game]
             if len(found) >= MAX_PER_GAME:
                 extra[game] = extra.get(game, 0) + 1
                 continue
             batch = self.batches[b]
-            line, column = place(offset)
+            line, column = int(lines[k]), int(columns[k])
             round_no = int(batch.round[i])
             quoted = text(int(batch.token[i])) if text and batch.token is not None else ""
             found.append(Problem(batch.code, batch.render(i), line, column,

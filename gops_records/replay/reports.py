@@ -61,9 +61,9 @@ def game_reports(rep: Replay, games: np.ndarray | None = None, line_offset: int 
     s, t, tags = rep.structure, rep.tokens, rep.tags
     games = np.arange(rep.count) if games is None else np.asarray(games)
     spans = Spans(rep, line_offset)
-    def place(offset: int) -> tuple[int, int]:
-        line, column = t.line_col(offset)
-        return line + line_offset, column
+    def place(offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        lines, columns = t.places(offsets)
+        return lines + line_offset, columns
 
     def quoted(token: int) -> str:
         return t.text(token)[:40] if token >= 0 else ""
