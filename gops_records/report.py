@@ -1,9 +1,7 @@
-"""A replayed game as Python values, and the one JSON form of a game's verdict.
-
-:func:`game_json` is the object ``gops validate --json`` prints for a game (its keys
-are a contract with users' scripts); :class:`GameReport` is what the replay says about
-one game: its record, the rules it was played under, the rounds played, the outcome and
-every problem.
+"""A replayed game as Python values: :class:`GameReport` is what the replay says about one
+game (its record, the rules it was played under, the rounds played, the outcome and every
+problem). What ``gops validate --json`` prints is built in one place only:
+:data:`gops_records.checking.VERDICT_COLUMNS`, from the replay's arrays.
 """
 
 from __future__ import annotations
@@ -12,24 +10,6 @@ from dataclasses import dataclass
 
 from gops_records.notation.model import GameRecord, Problem
 from gops_records.rules import Outcome, RoundResult, RuleProfile
-
-
-def game_json(source: str, game: int, line: int, players: list[str], finished: bool,
-              rounds: int, scores: list[int], unclaimed: int | None, winner: str | None,
-              problems: list[Problem] | tuple[Problem, ...]) -> dict:
-    """The object `gops validate --json` prints for one game (its keys are a contract).
-
-    An invalid game has no winner and no unclaimed points: ``scores`` are then what the
-    rounds without a problem gave.
-    """
-    valid = not problems
-    return {
-        "source": source, "game": game, "line": line, "players": players, "valid": valid,
-        "finished": finished, "rounds": rounds, "scores": scores,
-        "unclaimed": unclaimed if valid and finished else None,
-        "winner": winner if valid and finished else None,
-        "errors": [p.as_dict() for p in problems],
-    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,9 +49,3 @@ class GameReport:
     @property
     def unclaimed(self) -> int | None:
         return self.outcome.unclaimed if self.finished and self.valid else None
-
-    def as_json(self, source: str, game_no: int) -> dict:
-        """The object `gops validate --json` prints for this game."""
-        return game_json(source, game_no, self.record.line, self.players, self.finished,
-                         len(self.record.rounds), list(self.outcome.scores), self.unclaimed,
-                         self.winner, self.problems)

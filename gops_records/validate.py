@@ -10,9 +10,9 @@ carries (from its own source) are kept.
 from __future__ import annotations
 
 from gops_records.notation.model import GameRecord, Problem
-from gops_records.report import GameReport, game_json
+from gops_records.report import GameReport
 
-__all__ = ["GameReport", "game_json", "validate_game", "validate_games"]
+__all__ = ["GameReport", "validate_game", "validate_games"]
 
 
 def validate_games(records: list[GameRecord]) -> list[GameReport]:
