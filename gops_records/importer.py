@@ -28,7 +28,7 @@ from gops_records.replay.chunks import read_file as read_records
 from gops_records.replay.frames import ChunkGames, Frames
 from gops_records.replay.records import record_tokens
 from gops_records.roundlogs import RoundLogError, read_round_log
-from gops_records.sources import decode, find_files, read_regular_file
+from gops_records.sources import decode, find_files, read_regular_file, source_name
 from gops_records.store import source_files
 from gops_records.store.db import connect, scalar
 from gops_records.store.loader import KnownGames, LoadCounts, batch_game_ids, load_frames
@@ -91,7 +91,7 @@ def import_paths(paths: Iterable[str | Path], db: str | Path | None = None, *,
     paths = list(paths)
     files = list(find_files(paths, IMPORT_SUFFIXES))
     started, clock = datetime.now(), time.perf_counter()
-    summary = ImportSummary(sources=[str(p) for p in files], files=len(files))
+    summary = ImportSummary(sources=[source_name(p) for p in files], files=len(files))
     if not files:
         summary.notes.append("no record files (" + ", ".join(IMPORT_SUFFIXES) + ") in "
                              + ", ".join(map(str, paths)))
@@ -155,16 +155,16 @@ def _import_file(con: duckdb.DuckDBPyConnection, path: Path, summary: ImportSumm
         if not reparse and _counted_unchanged(con, path, len(data), reader, digest, summary,
                                               known):
             if progress:
-                progress(len(data), str(path))
+                progress(len(data), source_name(path))
             return
         notes: list[str] = []
-        read = FileRead("", reader, len(data), str(path), notes=notes)
+        read = FileRead("", reader, len(data), source_name(path), notes=notes)
         for batch, consumed in file_batches(path, encoding, batch_games, notes, data=data):
             frames = batch.frames()
             summary.add(load_frames(con, summary.import_id, frames, known))
             read.add(batch_game_ids(frames), frames["rejects"]["reject_id"])
             if progress and consumed:
-                progress(consumed, str(path))
+                progress(consumed, source_name(path))
         read.sha256 = digest.result()
     summary.notes.extend(notes)
     source_files.save(con, read, summary.import_id)
@@ -182,9 +182,9 @@ def _counted_unchanged(con: duckdb.DuckDBPyConnection, path: Path, size: int, re
         return False
     summary.add(earlier.counts())
     summary.files_unchanged += 1
-    source_files.skipped(con, earlier, str(path), summary.import_id)
+    source_files.skipped(con, earlier, source_name(path), summary.import_id)
     # the notes name the file as it was called then
-    summary.notes.extend(n.replace(earlier.source, str(path)) for n in earlier.notes)
+    summary.notes.extend(n.replace(earlier.source, source_name(path)) for n in earlier.notes)
     return True
 
 
@@ -206,7 +206,7 @@ def file_batches(path: Path, encoding: str = "utf-8", batch_games: int = BATCH_G
     """Frames of the replayed games and rejects of one file (its ``data`` if given), batch
     by batch, with the bytes each consumed."""
     notes = notes if notes is not None else []
-    source = str(path)
+    source = source_name(path)
     data = read_file(path) if data is None else data
     if _BLANK.fullmatch(data):
         notes.append(f"{source}: empty file, no games")

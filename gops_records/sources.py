@@ -68,6 +68,21 @@ def _kind(mode: int) -> str:
     return "not a plain file"
 
 
+def source_name(path: str | Path) -> str:
+    """The name a file is stored and reported under: its path as text, with any byte of
+    the name that is not UTF-8 shown as a backslash escape (``bad\\xffname.gops``).
+
+    Python keeps such bytes as lone surrogates, which neither DuckDB nor a UTF-8 terminal
+    accepts; the escape keeps every byte visible (a name that really holds a backslash and
+    ``xff`` reads the same, which is the price of a name that can always be printed)."""
+    text = os.fspath(path)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return os.fsencode(text).decode("utf-8", errors="backslashreplace")
+    return text
+
+
 def read_text(path: str | Path, encoding: str = "utf-8") -> str:
     """A record file's text (see :func:`decode`)."""
     return decode(read_regular_file(path), encoding, str(path))
@@ -83,8 +98,8 @@ def find_sources(paths: Iterable[str | Path],
     for given in paths:
         text, base = str(given), Path(given)
         for path in find_files([given], suffixes):
-            yield (os.path.join(text, str(path.relative_to(base))) if base.is_dir() else text,
-                   path)
+            name = os.path.join(text, str(path.relative_to(base))) if base.is_dir() else text
+            yield source_name(name), path
 
 
 def find_files(paths: Iterable[str | Path],

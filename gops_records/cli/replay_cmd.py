@@ -13,7 +13,7 @@ from gops_records.cli.validate_cmd import EncodingOption
 from gops_records.errors import GopsError
 from gops_records.notation import read_reports
 from gops_records.report import GameReport
-from gops_records.sources import read_text
+from gops_records.sources import read_text, source_name
 
 
 @app.command("replay")
@@ -40,12 +40,12 @@ def replay(
     count = len(reports)
     if 1 <= game <= count:
         report = reports[game - 1]
-        typer.echo(render_replay(report, f"{path} game {game}"))
+        typer.echo(render_replay(report, f"{source_name(path)} game {game}"))
         raise typer.Exit(EXIT_OK if report.valid else EXIT_INVALID)
     if not count:
-        fail(f"{path} holds no games")
+        fail(f"{source_name(path)} holds no games")
     noun = "game" if count == 1 else "games"
-    fail(f"{path} has {count} {noun}; there is no game {game}")
+    fail(f"{source_name(path)} has {count} {noun}; there is no game {game}")
 
 
 def render_replay(report: GameReport, title: str) -> str:
