@@ -80,8 +80,13 @@ _GROUPS = """
            CASE WHEN NOT forced
                 THEN least((below_bid * ?) // (hand_size - 1), ? - 1)::INTEGER + 1
            END AS bid_rel_rank,
-           count(*) AS n, sum(pool_value)::BIGINT AS pool_sum
+           count(*) AS n, sum(pool_value)::BIGINT AS pool_sum,
+           sum(? // hand_size)::BIGINT AS uniform_sum
     FROM hb GROUP BY ALL"""
+
+#: 1/hand size is counted in whole units of 1/UNIFORM_UNIT (360360 = lcm(1..13): every
+#: hand size divides it), so the sum is exact and the same however the bids are grouped.
+UNIFORM_UNIT = 360360
 
 
 def _bucket_params(buckets: int) -> list[int]:
@@ -95,7 +100,7 @@ def _groups(con: duckdb.DuckDBPyConnection, f: Filters, player: str,
     """The player's bids in the games ``f`` keeps, grouped (one query, one pass)."""
     bucket_params = _bucket_params(buckets)
     hands, params = _hands(f, player)
-    return run(con, f"WITH {hands} {_GROUPS}", [*params, *bucket_params])
+    return run(con, f"WITH {hands} {_GROUPS}", [*params, *bucket_params, UNIFORM_UNIT])
 
 
 def _heatmap(g: pl.DataFrame) -> pl.DataFrame:
@@ -120,7 +125,7 @@ def _relative(g: pl.DataFrame) -> pl.DataFrame:
 
 def _habit_counts(g: pl.DataFrame) -> pl.DataFrame:
     """Per phase: k (followed) and n (possible) of each habit, over unforced bids."""
-    n = pl.col("n")
+    n, u = pl.col("n"), pl.col("uniform_sum")
     exact = pl.col("has_prize") & (pl.col("bid") == pl.col("prize"))
     plus_one = pl.col("has_prize1") & (pl.col("bid") == pl.col("prize") + 1)
     return g.filter(~pl.col("forced")).group_by("phase").agg(
@@ -132,6 +137,11 @@ def _habit_counts(g: pl.DataFrame) -> pl.DataFrame:
         n.filter(pl.col("highest")).sum().alias("k_highest_remaining"),
         n.sum().alias("n_lowest_remaining"),
         n.filter(pl.col("lowest")).sum().alias("k_lowest_remaining"),
+        # Uniform play over the hand follows each habit with chance 1/hand_size.
+        u.filter(pl.col("has_prize")).sum().alias("u_exact_prize"),
+        u.filter(pl.col("has_prize1")).sum().alias("u_prize_plus_one"),
+        u.sum().alias("u_highest_remaining"),
+        u.sum().alias("u_lowest_remaining"),
     )
 
 
@@ -159,11 +169,14 @@ def _habit_table(agg: pl.DataFrame) -> pl.DataFrame:
         part = agg if p_index == 0 else agg.filter(pl.col("phase") == p_index)
         for habit in HABITS:
             rows.append({"habit": habit, "phase": phase,
-                         "k": int(part[f"k_{habit}"].sum()), "n": int(part[f"n_{habit}"].sum())})
+                         "k": int(part[f"k_{habit}"].sum()), "n": int(part[f"n_{habit}"].sum()),
+                         "u": int(part[f"u_{habit}"].sum())})
     out = pl.DataFrame(rows, schema={"habit": pl.String, "phase": pl.String,
-                                     "k": pl.Int64, "n": pl.Int64})
+                                     "k": pl.Int64, "n": pl.Int64, "u": pl.Int64})
     rate, low, high = wilson_exprs(pl.col("k"), pl.col("n"))
-    return out.with_columns(rate.alias("rate"), low.alias("ci_low"), high.alias("ci_high"))
+    uniform = pl.when(pl.col("n") > 0).then(pl.col("u") / UNIFORM_UNIT / pl.col("n"))
+    return out.with_columns(rate.alias("rate"), low.alias("ci_low"), high.alias("ci_high"),
+                            uniform.alias("uniform")).drop("u")
 
 
 def _carry_table(out: pl.DataFrame) -> pl.DataFrame:
@@ -205,7 +218,9 @@ def bid_habits(con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> pl.Da
     ``n`` counts the unforced bids where the habit was possible (for exact_prize and
     prize_plus_one: the player still held that card), ``k`` those that followed it.
     Phases are thirds of the game by round (round r of N is in third ceil(3r/N)), plus all.
-    Columns: habit, phase, k, n, rate, ci_low, ci_high; always 16 rows.
+    ``uniform`` is the rate uniform play over the hand would give in the same bids (the
+    mean of 1/hand size over them), the baseline a rate means something against.
+    Columns: habit, phase, k, n, rate, ci_low, ci_high, uniform; always 16 rows.
     """
     return _habit_table(_habit_counts(_groups(con, f, player)))
 

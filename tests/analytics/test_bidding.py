@@ -65,7 +65,7 @@ def test_relative_bids_in_fifths(con):
 
 def test_bid_habits(con):
     out = bid_habits(con, Filters(), "Ann")
-    assert out.columns == ["habit", "phase", "k", "n", "rate", "ci_low", "ci_high"]
+    assert out.columns == ["habit", "phase", "k", "n", "rate", "ci_low", "ci_high", "uniform"]
     got = {(r["habit"], r["phase"]): (r["k"], r["n"]) for r in out.iter_rows(named=True)}
     assert len(got) == 16
     # exact_prize counts only rounds where Ann still held the prize's card.
