@@ -13,7 +13,7 @@ import os
 import random
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -69,8 +69,9 @@ def connect(path: str | Path | None = None, *, read_only: bool = False,
     """Open the database, retrying a held lock with jittered backoff for up to ``timeout`` s.
 
     A read-write open creates the file (and its folder) and applies pending migrations. A
-    read-only open of a file an older gops wrote upgrades it first (a short read-write
-    open), so readers never query an old schema.
+    read-only open never changes the file: one an older gops wrote is read through an
+    upgraded copy in memory (up to :data:`MEMORY_UPGRADE_BYTES`; a bigger one must be
+    upgraded once by a write command: DatabaseOutdated says which).
     """
     db = resolve_db(path)
     if read_only and not db.exists():
@@ -89,12 +90,7 @@ def connect(path: str | Path | None = None, *, read_only: bool = False,
                                f"this one reads up to version {LATEST_VERSION}: upgrade gops")
     if read_only and version < LATEST_VERSION:
         con.close()
-        try:
-            connect(db, timeout=timeout).close()
-        except DatabaseLocked as exc:
-            raise DatabaseLocked(f"{db} holds schema version {version} and must be upgraded "
-                                 f"to {LATEST_VERSION} before it can be read, but {exc}") from exc
-        return _open(db, True, timeout)
+        return _upgraded_copy(db, version, timeout)
     if not read_only:
         try:
             migrate(con)
@@ -102,6 +98,63 @@ def connect(path: str | Path | None = None, *, read_only: bool = False,
             con.close()
             raise DatabaseUnusable(f"cannot upgrade {db} to schema version {LATEST_VERSION}: "
                                    f"{exc}") from exc
+    return con
+
+
+def upgrade(path: str | Path | None = None, timeout: float = 10.0) -> tuple[int, int]:
+    """Migrate the file in place; returns its schema version before and after."""
+    db = resolve_db(path)
+    if not db.exists():
+        raise DatabaseMissing(f"no database at {db}: nothing to upgrade")
+    con = _open(db, True, timeout)
+    try:
+        before = schema_version(con)
+    finally:
+        con.close()
+    connect(db, timeout=timeout).close()  # a read-write open applies what is pending
+    return before, max(before, LATEST_VERSION)
+
+
+class DatabaseOutdated(GopsError):
+    """A read-only open of a file an older gops wrote, too big to upgrade in memory."""
+
+    code = "outdated"
+
+
+#: A read-only open of an older database reads an upgraded copy of it in memory up to
+#: this file size (the copy takes about as much memory as the file takes on disk).
+MEMORY_UPGRADE_BYTES = 512 << 20
+
+
+def _upgraded_copy(db: Path, version: int, timeout: float) -> duckdb.DuckDBPyConnection:
+    """An in-memory copy of an older database, migrated; the file is only read."""
+    size = db.stat().st_size
+    if size > MEMORY_UPGRADE_BYTES:
+        raise DatabaseOutdated(
+            f"{db} holds schema version {version}, from an older gops; this one reads version "
+            f"{LATEST_VERSION}. Upgrade the file once with: gops upgrade --db {db} (any gops "
+            "import upgrades it too); read-only commands never change it")
+    con = _open(db, True, timeout, opener=lambda: _memory_copy(db))
+    try:
+        migrate(con)
+    except duckdb.Error as exc:
+        con.close()
+        raise DatabaseUnusable(f"cannot read {db} (schema version {version}) as version "
+                               f"{LATEST_VERSION}: {exc}") from exc
+    return con
+
+
+def _memory_copy(db: Path) -> duckdb.DuckDBPyConnection:
+    """A connection to a new in-memory database holding everything in ``db``."""
+    con = duckdb.connect(":memory:", config=SAFE_CONFIG)
+    try:
+        quoted = str(db).replace("'", "''")
+        con.execute(f"ATTACH '{quoted}' AS stored (READ_ONLY)")
+        con.execute("COPY FROM DATABASE stored TO memory")
+        con.execute("DETACH stored")
+    except BaseException:
+        con.close()
+        raise
     return con
 
 
@@ -122,16 +175,22 @@ def _check_kind(db: Path) -> None:
                                "file, or one that gops import made")
 
 
-def _open(db: Path, read_only: bool, timeout: float) -> duckdb.DuckDBPyConnection:
-    """``duckdb.connect`` with lock retries; a writer renews a write request meanwhile."""
+def _open(db: Path, read_only: bool, timeout: float,
+          opener: Callable[[], duckdb.DuckDBPyConnection] | None = None
+          ) -> duckdb.DuckDBPyConnection:
+    """``duckdb.connect`` (or ``opener``) with lock retries; a writer renews a write
+    request meanwhile."""
     _check_kind(db)
+    if opener is None:
+        def opener() -> duckdb.DuckDBPyConnection:
+            return duckdb.connect(str(db), read_only=read_only, config=SAFE_CONFIG)
     deadline = time.monotonic() + timeout
     delay = 0.02
     request = None if read_only else write_request_path(db)
     try:
         while True:
             try:
-                return duckdb.connect(str(db), read_only=read_only, config=SAFE_CONFIG)
+                return opener()
             except (duckdb.IOException, duckdb.ConnectionException) as exc:
                 if not _is_lock_error(exc):
                     raise DatabaseUnusable(f"cannot use the database {db}: {exc}") from exc

@@ -11,10 +11,14 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from typer.testing import CliRunner
 
+from gops_records.cli import app
 from gops_records.importer import import_paths
+from gops_records.store import db as db_module
 from gops_records.store.db import (
     LATEST_VERSION,
+    DatabaseOutdated,
     DatabaseUnusable,
     connect,
     reading,
@@ -79,13 +83,69 @@ def test_a_version_1_database_migrates_to_the_same_rows(current: Path, tmp_path:
     assert _rows(old) == _rows(current)
 
 
-def test_reading_a_version_1_database_upgrades_it_first(current: Path, tmp_path: Path) -> None:
+def _file_state(db: Path) -> tuple[bytes, list[str]]:
+    return db.read_bytes(), sorted(p.name for p in db.parent.iterdir())
+
+
+def test_reading_a_version_1_database_reads_an_upgraded_copy_and_leaves_the_file(
+        current: Path, tmp_path: Path) -> None:
     old = tmp_path / "v1.duckdb"
     _version_1_copy(current, old)
+    before = _file_state(old)
     with reading(old) as con:  # what the dashboard and gops export do
         assert schema_version(con) == LATEST_VERSION
         assert con.execute("SELECT count(*) FROM games WHERE ties > 0").fetchall()[0][0] > 50
     assert _rows(old) == _rows(current)
+    assert _file_state(old) == before  # not one byte written, no .wal left
+    raw = duckdb.connect(str(old), read_only=True)
+    assert raw.execute("SELECT max(version) FROM schema_migrations").fetchall() == [(1,)]
+    raw.close()
+
+
+@pytest.mark.parametrize("command", [
+    ["export", "--format", "gops", "--out", "{out}"],
+    ["scout", "Ann", "--json"],
+])
+def test_read_only_commands_never_write_an_older_file(current: Path, tmp_path: Path,
+                                                      command: list[str]) -> None:
+    old = tmp_path / "db" / "v1.duckdb"
+    old.parent.mkdir()
+    _version_1_copy(current, old)
+    before = _file_state(old)
+    args = [a.replace("{out}", str(tmp_path / "out.gops")) for a in command]
+    result = CliRunner().invoke(app, [*args, "--db", str(old)], env={"COLUMNS": "250"})
+    assert result.exit_code in (0, 2), result.output  # 2: e.g. no such player; never a write
+    assert "Traceback" not in result.output
+    assert _file_state(old) == before
+
+
+def test_a_big_older_file_is_refused_by_readers_naming_the_upgrade_command(
+        current: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    old = tmp_path / "v1.duckdb"
+    _version_1_copy(current, old)
+    monkeypatch.setattr(db_module, "MEMORY_UPGRADE_BYTES", 1000)
+    before = _file_state(old)
+    with pytest.raises(DatabaseOutdated, match=r"gops upgrade --db .*v1\.duckdb"):
+        reading(old).__enter__()
+    assert _file_state(old) == before
+
+
+def test_gops_upgrade_migrates_in_place_and_says_so(current: Path, tmp_path: Path) -> None:
+    old = tmp_path / "v1.duckdb"
+    _version_1_copy(current, old)
+    runner = CliRunner()
+    first = runner.invoke(app, ["upgrade", "--db", str(old)], env={"COLUMNS": "250"})
+    assert first.exit_code == 0, first.output
+    assert f"upgraded from schema version 1 to {LATEST_VERSION}" in first.output
+    raw = duckdb.connect(str(old), read_only=True)
+    assert raw.execute("SELECT max(version) FROM schema_migrations").fetchall() == [
+        (LATEST_VERSION,)]
+    raw.close()
+    assert _rows(old) == _rows(current)
+    again = runner.invoke(app, ["upgrade", "--db", str(old)], env={"COLUMNS": "250"})
+    assert "up to date" in again.output
+    missing = runner.invoke(app, ["upgrade", "--db", str(tmp_path / "none.duckdb")])
+    assert missing.exit_code == 2 and "nothing to upgrade" in missing.output
 
 
 def test_a_database_from_a_newer_gops_is_refused(tmp_path: Path) -> None:
