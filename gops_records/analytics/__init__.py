@@ -33,6 +33,8 @@ from gops_records.analytics.pools import (
 )
 from gops_records.analytics.results import (
     date_range,
+    evening_filters,
+    evenings,
     head_to_head,
     list_events,
     list_matches,
@@ -60,7 +62,8 @@ __all__ = [
     "relative_bids",
     "carried_per_game", "carried_per_game_of", "largest_pools", "pool_distribution",
     "unclaimed_per_game", "unclaimed_per_game_of", "game_shapes",
-    "date_range", "head_to_head", "list_events", "list_matches", "list_players",
+    "date_range", "evening_filters", "evenings", "head_to_head", "list_events",
+    "list_matches", "list_players",
     "match_results", "overview", "standings",
     "final_ties", "tie_streaks", "tie_streaks_of", "tie_summary", "tie_summary_of",
     "ties_by_pair", "ties_by_round", "ties_by_round_of",

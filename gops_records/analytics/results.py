@@ -7,6 +7,7 @@ identified by the name written in the record.
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 
 import duckdb
 import polars as pl
@@ -45,6 +46,33 @@ def date_range(con: duckdb.DuckDBPyConnection) -> tuple[dt.date | None, dt.date 
     """The first and last known game dates (None, None for no dated games)."""
     rows = con.execute("SELECT min(date), max(date) FROM games").fetchall()
     return rows[0][0], rows[0][1]
+
+
+def evenings(con: duckdb.DuckDBPyConnection, f: Filters, limit: int | None = None
+             ) -> pl.DataFrame:
+    """The evenings of the games the filters keep, newest first: one row per date and event.
+
+    An evening is what a club plays on one date under one Event tag (as matches are told
+    apart in :func:`match_results`). Undated games belong to no evening;
+    :func:`evening_filters` narrows a filter to one row. ``limit`` keeps the newest.
+    Order: date, then the evening whose games were imported last, then event.
+    Columns: date, event (null: no Event tag), games, finished.
+    """
+    scope, params = games_cte(f, "g.date, g.event, g.finished, g.import_id")
+    keep = "LIMIT ?" if limit is not None else ""
+    extra = [max(int(limit), 0)] if limit is not None else []
+    return run(con, f"""WITH {scope}
+        SELECT date, event, count(*) AS games, count(*) FILTER (finished) AS finished
+        FROM fg WHERE date IS NOT NULL GROUP BY date, event
+        ORDER BY date DESC, max(import_id) DESC, event NULLS LAST {keep}""",
+               [*params, *extra])
+
+
+def evening_filters(f: Filters, date: dt.date, event: str | None) -> Filters:
+    """``f`` narrowed to one evening of :func:`evenings`: that date, and that event when it
+    has one (an evening without an Event tag is the whole date)."""
+    return replace(f, date_from=date, date_to=date,
+                   events=(event,) if event is not None else f.events)
 
 
 def overview(con: duckdb.DuckDBPyConnection, f: Filters) -> dict:
