@@ -22,27 +22,27 @@ import polars as pl
 
 from gops_records.errors import DecodeError
 from gops_records.notation.model import Problem
-from gops_records.replay import replay_tokens
 from gops_records.replay.chunks import chunk_bytes_for, record_body
 from gops_records.replay.chunks import read_file as read_records
 from gops_records.replay.frames import ChunkGames, Frames
-from gops_records.replay.records import record_tokens
-from gops_records.roundlogs import RoundLogError, read_round_log
+from gops_records.roundlogs import (  # noqa: F401  (find_long_line, MAX_LINE_BYTES: API)
+    MAX_LINE_BYTES,
+    ROUND_LOG_KINDS,
+    LineTooLong,
+    RoundLogError,
+    find_long_line,
+    round_log_games,
+)
 from gops_records.sources import decode, find_files, read_regular_file, source_name
 from gops_records.store import source_files
-from gops_records.store.db import connect, scalar
+from gops_records.store.db import connect, scalar, write_failure
 from gops_records.store.loader import KnownGames, LoadCounts, batch_game_ids, load_frames
 from gops_records.store.source_files import FileRead, file_sha256, reader_of
 
-ROUND_LOG_KINDS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 IMPORT_SUFFIXES = (".gops", *ROUND_LOG_KINDS)
 BATCH_GAMES = 20_000
 #: DuckDB threads of the import's connection (the parsing has threads of its own).
 IMPORT_THREADS = 1
-#: No round log row needs a longer line; a round log with one is damaged and is
-#: quarantined whole (the CSV and JSON readers would hold it all). ``.gops`` records have
-#: no such limit: their reader takes any layout in time linear in its size.
-MAX_LINE_BYTES = 1 << 20
 _BLANK = re.compile(rb"[ \t\n\r\x0b\x0c]*")  # what bytes.strip() removes
 
 #: Called with (bytes just processed, file being read) to drive a progress bar.
@@ -85,8 +85,9 @@ def import_paths(paths: Iterable[str | Path], db: str | Path | None = None, *,
     read again when every game and reject it yielded is still stored: its records are
     counted as duplicates, as reading it would count them. ``reparse`` reads every file.
 
-    Raises SourceError for a path that does not exist and DatabaseLocked when the file
-    stays locked for ``lock_timeout`` seconds; problems in the records never raise.
+    Raises SourceError for a path that does not exist, DatabaseLocked when the file
+    stays locked for ``lock_timeout`` seconds and DatabaseWriteFailed when the disk cannot
+    take the write (the database is then as it was); problems in the records never raise.
     """
     paths = list(paths)
     files = list(find_files(paths, IMPORT_SUFFIXES))
@@ -116,8 +117,11 @@ def import_paths(paths: Iterable[str | Path], db: str | Path | None = None, *,
         summary.seconds = time.perf_counter() - clock
         _record_import(con, summary, started)
         con.execute("COMMIT")
-    except BaseException:
+    except BaseException as exc:
         _rollback(con)
+        failure = write_failure(exc, db)
+        if failure is not None:
+            raise failure from exc
         raise
     finally:
         if known is not None:
@@ -213,43 +217,16 @@ def file_batches(path: Path, encoding: str = "utf-8", batch_games: int = BATCH_G
         return
     kind = ROUND_LOG_KINDS.get(path.suffix.lower())
     if kind:
-        long_line = find_long_line(data)
-        if long_line is not None:
-            line, size = long_line
-            message = (f"{source}: line {line} is {size:,} bytes long (a round log's row "
-                       f"never needs more than {MAX_LINE_BYTES:,}); the file is damaged or "
-                       "not a round log, so it is quarantined whole")
-            yield _whole_file_reject(data, encoding, source, Problem("line-too-long", message,
-                                                                     line, 1)), len(data)
-            notes.append(message)
-            return
+        yield from _round_log_batches(data, kind, source, encoding, notes)
+        return
     try:  # records stay UTF-8 bytes (no 2-bytes-a-character str)
-        text = decode(data, encoding, source) if kind else record_body(data, encoding, source)
+        text = record_body(data, encoding, source)
     except DecodeError as exc:
         yield _whole_file_reject(data, encoding, source,
                                  Problem("encoding", str(exc), _line_of(exc), 1)), len(data)
         notes.append(str(exc))
         return
-    if kind:
-        yield from _round_log_batches(text, kind, source, len(data), notes)
-    else:
-        yield from _record_batches(text, source, len(data), batch_games, notes)
-
-
-def find_long_line(data: bytes, limit: int = MAX_LINE_BYTES) -> tuple[int, int] | None:
-    """(line number, length in bytes) of the first line longer than ``limit``, else None.
-
-    Jumps from the last line break in each window of ``limit + 1`` bytes to the next, so
-    a normal file costs about one ``rfind`` per ``limit`` bytes.
-    """
-    pos, size = 0, len(data)
-    while size - pos > limit:
-        cut = data.rfind(b"\n", pos, pos + limit + 1)
-        if cut < 0:
-            end = data.find(b"\n", pos)
-            return data.count(b"\n", 0, pos) + 1, (size if end < 0 else end) - pos
-        pos = cut + 1
-    return None
+    yield from _record_batches(text, source, len(data), batch_games, notes)
 
 
 def _whole_file_reject(data: bytes, encoding: str, source: str, problem: Problem) -> Frames:
@@ -291,20 +268,24 @@ def _frames_of(games: ChunkGames) -> Frames:
     return Frames(games.frames(), games.game_ids())
 
 
-def _round_log_batches(text: str, kind: str, source: str, size: int,
+def _round_log_batches(data: bytes, kind: str, source: str, encoding: str,
                        notes: list[str]) -> Iterator[tuple[Frames, int]]:
+    """A round log's games, read as ``gops validate`` reads them
+    (:func:`~gops_records.roundlogs.round_log_games`); a file that is not a round log is
+    quarantined whole."""
     try:
-        logged = read_round_log(text, kind)
-    except RoundLogError as exc:
-        notes.append(f"{source}: {exc}")
-        yield Frames.of_reject(text, Problem(exc.code, str(exc), 1, 1), source), size
+        games = round_log_games(data, kind, source, encoding)
+    except DecodeError as exc:
+        yield _whole_file_reject(data, encoding, source,
+                                 Problem("encoding", str(exc), _line_of(exc), 1)), len(data)
+        notes.append(str(exc))
         return
-    if not logged:
+    except RoundLogError as exc:
+        notes.append(str(exc) if isinstance(exc, LineTooLong) else f"{source}: {exc}")
+        yield _whole_file_reject(data, encoding, source,
+                                 Problem(exc.code, str(exc), exc.line, 1)), len(data)
+        return
+    if games is None:
         notes.append(f"{source}: no rounds found")
         return
-    records = [game.record for game in logged]
-    rep = replay_tokens(record_tokens(records))
-    extra = {i: list(game.record.problems) for i, game in enumerate(logged)
-             if game.record.problems}
-    games = ChunkGames(rep, source, raw_texts=[game.raw_text for game in logged], extra=extra)
-    yield Frames(games.frames(), games.game_ids()), size
+    yield Frames(games.frames(), games.game_ids()), len(data)

@@ -40,6 +40,37 @@ class DatabaseUnusable(GopsError):
     code = "unusable"
 
 
+class DatabaseWriteFailed(GopsError):
+    """Writing the database failed (a full disk, a file size limit): nothing was stored."""
+
+    code = "write-failed"
+
+
+#: What the operating system says when a write cannot be done for lack of room, and
+#: what the user can do about it.
+_NO_ROOM = {
+    "No space left on device": "Free some space on the disk that holds {folder}",
+    "Disk quota exceeded": "Free some of your disk quota on {folder} (or ask for more)",
+    "File too large": "Raise the file size limit (ulimit -f) or put the database on a file "
+                      "system that takes bigger files (--db)",
+}
+
+
+def write_failure(exc: BaseException, db: str | Path | None) -> DatabaseWriteFailed | None:
+    """A plain error for a DuckDB error that says the disk could not take the write, else
+    None. The transaction is rolled back by then: the file holds what it held before."""
+    text = str(exc)
+    reason = next((r for r in _NO_ROOM if r in text), None)
+    if not isinstance(exc, duckdb.Error) or reason is None:
+        return None
+    path = resolve_db(db)
+    advice = _NO_ROOM[reason].format(folder=path.parent.resolve())
+    return DatabaseWriteFailed(
+        f"could not write {path}: {reason.lower()}. Nothing from this import was stored; "
+        f"the database holds what it held before. {advice} (the import needs room for "
+        "about the size of its record files) and run the import again")
+
+
 class DatabaseMissing(GopsError):
     """A read-only open of a database file that does not exist yet."""
 
