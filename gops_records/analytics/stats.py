@@ -1,29 +1,48 @@
-"""Rates with honest uncertainty: the Wilson score interval, scalar and vectorised.
+"""Rates with honest uncertainty: Wilson intervals, and game-clustered ones for rounds and bids.
 
-Every rate the analytics report comes with its count ``n`` and a 95% Wilson interval, so
-a pattern seen in three games shows as the wide interval it is. Wilson (not the normal
-approximation) stays inside [0, 1] and behaves at rates of 0 and 1 and small ``n``.
+Every rate the analytics report comes with its count ``n`` and a 95% interval, so a
+pattern seen in three games shows as the wide interval it is.
+
+- Per-game rates (win rate, games ending on a tie) count independent games: their
+  interval is the Wilson score interval (:func:`wilson`, :func:`with_wilson`), which stays
+  inside [0, 1] and behaves at rates of 0 and 1 and small ``n``.
+- Per-round and per-bid rates (ties, bid habits) count rounds and bids, which are *not*
+  independent: the rounds of one game share the hands, the pools and the players. Their
+  interval treats the **game** as the unit (:func:`with_cluster_ci`): the rate is the ratio
+  estimator sum(k) / sum(n) over games, its variance the cluster-robust (linearised)
+  variance over games, and the interval is Wilson's computed with the effective number of
+  trials n / deff, where deff is the design effect (that variance over the binomial one,
+  never below 1). See docs/analytics.md, "Rates and intervals", for why.
+
+The per-game sums the clustered interval needs (``k``, ``n``, ``kk`` = sum of k^2,
+``nn`` = sum of n^2, ``kn`` = sum of k*n, ``games``) are plain sums, so they are added up
+in DuckDB or polars over any grouping of the games (:func:`cluster_sums`).
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
+import numpy as np
 import polars as pl
 
 Z95 = 1.96  # two-sided 95% normal quantile, as commonly rounded
 
+#: The per-group sums over games that :func:`with_cluster_ci` reads, besides k and n.
+CLUSTER_SUMS = ("kk", "nn", "kn", "games")
 
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float | None, float | None]:
     """The Wilson score interval (low, high) for ``k`` successes in ``n`` trials.
 
-    ``n == 0`` gives (0.0, 1.0), the limit of the interval as n shrinks: nothing is known.
-    Raises ValueError for negative counts or ``k > n``.
+    ``n == 0`` gives (None, None): with no trials there is no interval, as the frames'
+    nulls say. Raises ValueError for negative counts or ``k > n``.
     """
     if n < 0 or k < 0 or k > n:
         raise ValueError(f"wilson needs 0 <= k <= n, got k={k}, n={n}")
     if n == 0:
-        return 0.0, 1.0
+        return None, None
     p = k / n
     z2 = z * z
     denom = 1.0 + z2 / n
@@ -32,22 +51,116 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def wilson_exprs(k: pl.Expr, n: pl.Expr, z: float = Z95) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
-    """Expressions for (rate, ci_low, ci_high) of columns ``k`` out of ``n``; null where n = 0."""
-    nf = n.cast(pl.Float64)
-    p = k.cast(pl.Float64) / nf
+def _wilson_of_rate(p: pl.Expr, nf: pl.Expr, z: float) -> tuple[pl.Expr, pl.Expr]:
+    """Wilson bounds for a rate ``p`` over ``nf`` trials (a float: effective trials too)."""
     z2 = z * z
     denom = 1.0 + z2 / nf
     centre = (p + z2 / (2.0 * nf)) / denom
     half = z * (p * (1.0 - p) / nf + z2 / (4.0 * nf * nf)).sqrt() / denom
+    return (centre - half).clip(0.0, 1.0), (centre + half).clip(0.0, 1.0)
+
+
+def wilson_exprs(k: pl.Expr, n: pl.Expr, z: float = Z95) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
+    """Expressions for (rate, ci_low, ci_high) of columns ``k`` out of ``n``; null where n = 0."""
+    nf = n.cast(pl.Float64)
+    p = k.cast(pl.Float64) / nf
+    low, high = _wilson_of_rate(p, nf, z)
     ok = n > 0
-    rate = pl.when(ok).then(p)
-    low = pl.when(ok).then((centre - half).clip(0.0, 1.0))
-    high = pl.when(ok).then((centre + half).clip(0.0, 1.0))
-    return rate, low, high
+    return pl.when(ok).then(p), pl.when(ok).then(low), pl.when(ok).then(high)
 
 
 def with_wilson(df: pl.DataFrame, k: str, n: str, z: float = Z95) -> pl.DataFrame:
     """``df`` with columns rate = k/n, ci_low, ci_high (95% Wilson) added; nulls where n = 0."""
     rate, low, high = wilson_exprs(pl.col(k), pl.col(n), z)
     return df.with_columns(rate.alias("rate"), low.alias("ci_low"), high.alias("ci_high"))
+
+
+# -- game-clustered rates ----------------------------------------------------------------
+
+
+def cluster_sums(k: pl.Expr, n: pl.Expr, weight: pl.Expr | None = None) -> list[pl.Expr]:
+    """Aggregations (for ``group_by(...).agg``) of per-game counts ``k`` out of ``n`` into
+    the columns :func:`with_cluster_ci` reads: k, n, kk, nn, kn, games.
+
+    Each row is one game, or ``weight`` identical games (a game shape counted ``games``
+    times, as :func:`~gops_records.analytics.shapes.game_shapes` gives them).
+    """
+    k, n = k.cast(pl.Int64), n.cast(pl.Int64)
+    if weight is None:
+        return [k.sum().alias("k"), n.sum().alias("n"), (k * k).sum().alias("kk"),
+                (n * n).sum().alias("nn"), (k * n).sum().alias("kn"),
+                pl.len().cast(pl.Int64).alias("games")]
+    w = weight.cast(pl.Int64)
+    return [(k * w).sum().alias("k"), (n * w).sum().alias("n"),
+            (k * k * w).sum().alias("kk"), (n * n * w).sum().alias("nn"),
+            (k * n * w).sum().alias("kn"), w.sum().alias("games")]
+
+
+def cluster_exprs(k: pl.Expr, n: pl.Expr, kk: pl.Expr, nn: pl.Expr, kn: pl.Expr,
+                  games: pl.Expr, z: float = Z95
+                  ) -> tuple[pl.Expr, pl.Expr, pl.Expr, pl.Expr]:
+    """(rate, ci_low, ci_high, design_effect) of a rate whose trials are grouped in games.
+
+    ``k``, ``n``: successes and trials over all games; ``kk``, ``nn``, ``kn``: the sums over
+    games of k_g^2, n_g^2 and k_g * n_g; ``games``: how many games have any trial. The
+    rate is R = k / n; the cluster-robust variance of R is
+    G / (G - 1) * sum_g (k_g - R n_g)^2 / n^2, and the design effect deff is that over the
+    binomial R (1 - R) / n, at least 1. The interval is Wilson's for R with n / deff trials.
+    With fewer than two games, or a rate of exactly 0 or 1, the spread between games
+    cannot be measured: deff is 1 (the interval is Wilson's). Nulls where n = 0.
+    """
+    nf = n.cast(pl.Float64)
+    g = games.cast(pl.Float64)
+    r = k.cast(pl.Float64) / nf
+    spread = (kk.cast(pl.Float64) - 2.0 * r * kn.cast(pl.Float64)
+              + r * r * nn.cast(pl.Float64)).clip(0.0, None)
+    var_cluster = g / (g - 1.0) * spread / (nf * nf)
+    var_binomial = r * (1.0 - r) / nf
+    measurable = (games >= 2) & (r > 0.0) & (r < 1.0)
+    deff = pl.when(measurable).then(
+        pl.max_horizontal(pl.lit(1.0), var_cluster / var_binomial)).otherwise(1.0)
+    low, high = _wilson_of_rate(r, nf / deff, z)
+    ok = n > 0
+    return (pl.when(ok).then(r), pl.when(ok).then(low), pl.when(ok).then(high),
+            pl.when(ok).then(deff))
+
+
+def with_cluster_ci(df: pl.DataFrame, k: str = "k", n: str = "n", z: float = Z95,
+                    keep_sums: bool = False) -> pl.DataFrame:
+    """``df`` (with the :func:`cluster_sums` columns) plus rate, ci_low, ci_high and
+    design_effect; the helper sums kk, nn, kn are dropped unless ``keep_sums``.
+
+    ``k`` and ``n`` name the success and trial columns (kept); ``games`` is kept.
+    """
+    rate, low, high, deff = cluster_exprs(pl.col(k), pl.col(n), pl.col("kk"), pl.col("nn"),
+                                          pl.col("kn"), pl.col("games"), z)
+    out = df.with_columns(rate.alias("rate"), low.alias("ci_low"), high.alias("ci_high"),
+                          deff.alias("design_effect"))
+    return out if keep_sums else out.drop("kk", "nn", "kn")
+
+
+@dataclass(frozen=True, slots=True)
+class ClusteredRate:
+    """A rate over trials grouped in games, with its game-clustered 95% interval."""
+
+    k: int
+    n: int
+    games: int
+    rate: float | None
+    low: float | None
+    high: float | None
+    design_effect: float | None
+
+
+def clustered_rate(k_per_game: np.ndarray, n_per_game: np.ndarray,
+                   z: float = Z95) -> ClusteredRate:
+    """:func:`cluster_exprs` for one rate from per-game counts (numpy arrays, one per game;
+    games without a trial may be included and are not counted)."""
+    k = np.asarray(k_per_game, dtype=np.int64)
+    n = np.asarray(n_per_game, dtype=np.int64)
+    used = n > 0
+    frame = pl.DataFrame({"k": k[used], "n": n[used]}).select(
+        cluster_sums(pl.col("k"), pl.col("n")))
+    row = with_cluster_ci(frame, z=z).row(0, named=True)
+    return ClusteredRate(int(row["k"] or 0), int(row["n"] or 0), int(row["games"] or 0),
+                         row["rate"], row["ci_low"], row["ci_high"], row["design_effect"])

@@ -1,42 +1,54 @@
 """Tie frequencies: overall and by tie rule, by round number, per player pair, streaks, last rounds.
 
 A round is tied when the highest bid is shared (the ``rounds.tie`` column), with two
-players or more. Every rate comes with its count and a 95% Wilson interval.
+players or more. Every rate comes with its count and a 95% interval. Rates over rounds
+(by rule, by round, by pair) treat the game as the unit: their interval is the
+game-clustered one of :func:`~gops_records.analytics.stats.with_cluster_ci`, with the
+number of ``games`` and the ``design_effect`` beside it. The share of games ending on a
+tie counts games, so its interval is Wilson's.
 """
 
 from __future__ import annotations
 
 import duckdb
+import numpy as np
 import polars as pl
 
 from gops_records.analytics.filters import Filters, games_cte, run
 from gops_records.analytics.shapes import game_shapes
-from gops_records.analytics.stats import wilson, with_wilson
+from gops_records.analytics.stats import cluster_sums, wilson, with_cluster_ci
 from gops_records.cards import MAX_RANK
 
 
 def tie_summary(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     """Tied rounds per tie rule, then an ``all`` row. Columns: tie_rule, rounds, ties, rate,
-    ci_low, ci_high."""
+    ci_low, ci_high (game-clustered 95%), games, design_effect."""
     return tie_summary_of(game_shapes(con, f))
+
+
+def _clustered(frame: pl.DataFrame) -> pl.DataFrame:
+    """Cluster sums (k = ties, n = rounds) -> the tie frames' columns, in their order."""
+    out = with_cluster_ci(frame.rename({"k": "ties", "n": "rounds"}), "ties", "rounds")
+    keys = [c for c in frame.columns if c not in ("k", "n", "kk", "nn", "kn", "games")]
+    return out.select(*keys, "rounds", "ties", "rate", "ci_low", "ci_high", "games",
+                      "design_effect")
 
 
 def tie_summary_of(shapes: pl.DataFrame) -> pl.DataFrame:
     """:func:`tie_summary` from :func:`~gops_records.analytics.shapes.game_shapes`."""
-    games = pl.col("games")
-    per_rule = shapes.group_by("tie_rule").agg(
-        (pl.col("rounds_played") * games).sum().alias("rounds"),
-        (pl.col("ties") * games).sum().alias("ties"),
-    ).sort("tie_rule")
-    everything = pl.DataFrame({"tie_rule": ["all"], "rounds": [int(per_rule["rounds"].sum())],
-                               "ties": [int(per_rule["ties"].sum())]})
-    out = pl.concat([per_rule.cast({"rounds": pl.Int64, "ties": pl.Int64}),
-                     everything.cast({"rounds": pl.Int64, "ties": pl.Int64})])
-    return with_wilson(out, "ties", "rounds")
+    sums = cluster_sums(pl.col("ties"), pl.col("rounds_played"), pl.col("games"))
+    per_rule = shapes.group_by("tie_rule").agg(sums).sort("tie_rule")
+    everything = shapes.select(pl.lit("all").alias("tie_rule"), *sums)
+    return _clustered(pl.concat([per_rule, everything.cast(per_rule.schema)]))
 
 
 def ties_by_round(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
-    """Tie rate by round number. Columns: round_no, rounds, ties, rate, ci_low, ci_high."""
+    """Tie rate by round number. Columns: round_no, rounds, ties, rate, ci_low, ci_high,
+    games, design_effect.
+
+    Each game plays round n at most once, so here every game is one trial: the
+    game-clustered interval is Wilson's widened by G / (G - 1) only.
+    """
     return ties_by_round_of(game_shapes(con, f))
 
 
@@ -45,15 +57,17 @@ def ties_by_round_of(shapes: pl.DataFrame) -> pl.DataFrame:
     played = shapes["rounds_played"].to_numpy()
     masks = shapes["tie_mask"].to_numpy()
     games = shapes["games"].to_numpy()
-    rows = []
-    for n in range(1, MAX_RANK + 1):
-        reached = played >= n
-        if reached.any():
-            tied = reached & ((masks >> (n - 1)) & 1 == 1)
-            rows.append((n, int(games[reached].sum()), int(games[tied].sum())))
-    out = pl.DataFrame(rows, schema={"round_no": pl.Int32, "rounds": pl.Int64,
-                                     "ties": pl.Int64}, orient="row")
-    return with_wilson(out, "ties", "rounds")
+    round_no = np.arange(1, MAX_RANK + 1)
+    reached = played[None, :] >= round_no[:, None]             # (round, shape)
+    tied = reached & ((masks[None, :] >> (round_no[:, None] - 1)) & 1 == 1)
+    n = (reached * games[None, :]).sum(axis=1)
+    k = (tied * games[None, :]).sum(axis=1)
+    # one trial per game: k_g, n_g are 0 or 1, so kk = kn = k, nn = n and games = n
+    out = pl.DataFrame({"round_no": round_no, "k": k, "n": n, "kk": k, "nn": n, "kn": k,
+                        "games": n},
+                       schema={"round_no": pl.Int32, **dict.fromkeys(
+                           ("k", "n", "kk", "nn", "kn", "games"), pl.Int64)})
+    return _clustered(out.filter(pl.col("n") > 0))
 
 
 def ties_by_pair(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
@@ -62,37 +76,38 @@ def ties_by_pair(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     A tie between two players is a tied round in which both bid the shared highest card
     (with 3-4 players, a tie between two others does not count for them). Each pair
     appears twice, once from each side. Columns: player, opponent, rounds, ties, rate,
-    ci_low, ci_high; most rounds first.
+    ci_low, ci_high (game-clustered 95%), games (played together), design_effect; most
+    rounds first.
     """
     # Two-player games (nearly all) pair seat A with seat B by two joins on the game and
     # take their tie count from games.ties; 3-4 player games pair every two seats, and
-    # only their tied rounds are read, to see who shared the top bid.
-    scope, params = games_cte(f, "g.game_id, g.rounds_played, g.n_players, g.ties")
+    # only their tied rounds are read, to see who shared the top bid. Each pair's rounds
+    # and ties are summed per game first (with their squares), for the clustered interval.
+    scope, params = games_cte(f, "g.game_id, g.rounds_played::BIGINT AS rounds_played, "
+                                 "g.n_players, g.ties::BIGINT AS ties")
     out = run(con, f"""WITH {scope},
         two AS (
-            SELECT a.player AS pa, b.player AS pb, sum(fg.rounds_played) AS rounds,
-                   sum(fg.ties) AS ties
+            SELECT a.player AS pa, b.player AS pb, sum(fg.rounds_played) AS n,
+                   sum(fg.ties) AS k, sum(fg.ties * fg.ties) AS kk,
+                   sum(fg.rounds_played * fg.rounds_played) AS nn,
+                   sum(fg.ties * fg.rounds_played) AS kn, count(*) AS games
             FROM fg
             JOIN game_players a ON a.game_id = fg.game_id AND a.seat = 'A'
             JOIN game_players b ON b.game_id = fg.game_id AND b.seat = 'B'
             WHERE fg.n_players = 2
             GROUP BY ALL
         ),
+        two_sides AS (
+            SELECT pa AS player, pb AS opponent, n, k, kk, nn, kn, games FROM two
+            UNION ALL
+            SELECT pb, pa, n, k, kk, nn, kn, games FROM two
+        ),
         more AS (
-            SELECT p.player AS pa, q.player AS pb, sum(fg.rounds_played) AS rounds, 0 AS ties
+            SELECT fg.game_id, p.seat, q.seat AS opp_seat, p.player, q.player AS opponent,
+                   fg.rounds_played AS rounds
             FROM (SELECT game_id, rounds_played FROM fg WHERE n_players > 2) fg
             JOIN game_players p ON p.game_id = fg.game_id
-            JOIN game_players q ON q.game_id = fg.game_id AND q.seat > p.seat
-            GROUP BY ALL
-        ),
-        pairs AS (SELECT * FROM two UNION ALL SELECT * FROM more),
-        together AS (
-            SELECT player, opponent, sum(rounds)::BIGINT AS rounds,
-                   sum(ties)::BIGINT AS ties_two
-            FROM (SELECT pa AS player, pb AS opponent, rounds, ties FROM pairs
-                  UNION ALL
-                  SELECT pb, pa, rounds, ties FROM pairs)
-            GROUP BY ALL
+            JOIN game_players q ON q.game_id = fg.game_id AND q.seat <> p.seat
         ),
         many AS (
             SELECT r.game_id, r.round_no, s.seat,
@@ -105,21 +120,28 @@ def ties_by_pair(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
                  (VALUES ('A'), ('B'), ('C'), ('D')) AS s(seat)
             WHERE r.tie
         ),
-        top AS (
-            SELECT m.game_id, m.round_no, m.seat, p.player
-            FROM many m JOIN game_players p USING (game_id, seat)
-            WHERE m.bid = m.top_bid
-        ),
+        top AS (SELECT game_id, round_no, seat FROM many WHERE bid = top_bid),
         ties_many AS (
-            SELECT t.player, u.player AS opponent, count(*) AS ties
+            SELECT t.game_id, t.seat, u.seat AS opp_seat, count(*) AS ties
             FROM top t JOIN top u
               ON u.game_id = t.game_id AND u.round_no = t.round_no AND u.seat <> t.seat
             GROUP BY ALL
+        ),
+        more_sides AS (
+            SELECT m.player, m.opponent, sum(m.rounds) AS n,
+                   sum(coalesce(t.ties, 0)) AS k, sum(coalesce(t.ties, 0) ** 2) AS kk,
+                   sum(m.rounds * m.rounds) AS nn, sum(coalesce(t.ties, 0) * m.rounds) AS kn,
+                   count(*) AS games
+            FROM more m LEFT JOIN ties_many t USING (game_id, seat, opp_seat)
+            GROUP BY ALL
         )
-        SELECT player, opponent, rounds, (ties_two + coalesce(m.ties, 0))::BIGINT AS ties
-        FROM together LEFT JOIN ties_many m USING (player, opponent)
-        ORDER BY rounds DESC, player, opponent""", params)
-    return with_wilson(out, "ties", "rounds")
+        SELECT player, opponent, sum(n)::BIGINT AS n, sum(k)::BIGINT AS k,
+               sum(kk)::BIGINT AS kk, sum(nn)::BIGINT AS nn, sum(kn)::BIGINT AS kn,
+               sum(games)::BIGINT AS games
+        FROM (SELECT * FROM two_sides UNION ALL SELECT * FROM more_sides)
+        GROUP BY ALL
+        ORDER BY n DESC, player, opponent""", params)
+    return _clustered(out)
 
 
 def tie_streaks(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:

@@ -13,9 +13,11 @@ from collections import Counter
 from pathlib import Path
 
 import duckdb
+import numpy as np
 import pytest
 
 import gops_records.analytics as a
+from gops_records.analytics.stats import clustered_rate
 from gops_records.cards import rank_name
 from gops_records.importer import import_paths
 from gops_records.rules import Game, RoundResult, RuleProfile
@@ -100,6 +102,33 @@ def test_pair_ties_match_python(sim):
     got = {(p, o): t for p, o, _, t, *_ in a.ties_by_pair(con, a.Filters()).rows() if t}
     assert got == dict(expected)
     assert len(expected) == 20  # every pair of the five names tied at least once
+
+
+def test_clustered_pair_intervals_match_python(sim):
+    """Each pair's interval is the game-clustered one of its per-game (ties, rounds)."""
+    con, games = sim
+    per_game: dict[tuple[str, str], list[tuple[int, int]]] = {}
+    for _, names, rs in games:
+        met: Counter[tuple[str, str]] = Counter()
+        for r in rs:
+            top = max(r.bids)
+            at_top = [names[i] for i, b in enumerate(r.bids) if b == top] if r.tie else []
+            met.update((p, o) for p in at_top for o in at_top if p != o)
+        for i, p in enumerate(names):
+            for j, o in enumerate(names):
+                if i != j:
+                    per_game.setdefault((p, o), []).append((met[(p, o)], len(rs)))
+    out = a.ties_by_pair(con, a.Filters())
+    assert out.height == len(per_game)
+    widened = 0
+    for row in out.iter_rows(named=True):
+        k, n = zip(*per_game[(row["player"], row["opponent"])], strict=True)
+        want = clustered_rate(np.array(k), np.array(n))
+        assert (row["ties"], row["rounds"], row["games"]) == (want.k, want.n, want.games)
+        assert (row["ci_low"], row["ci_high"], row["design_effect"]) == pytest.approx(
+            (want.low, want.high, want.design_effect))
+        widened += row["design_effect"] > 1
+    assert widened > 0
 
 
 def test_carried_values_match_python(sim):

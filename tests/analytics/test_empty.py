@@ -68,7 +68,7 @@ def test_fixed_shape_frames_keep_their_rows(nowhere):
     carry = a.carry_effect(db, f, "Ann")
     assert carry["n"].to_list() == [0, 0] and carry["mean_bid"].null_count() == 2
     summary = a.tie_summary(db, f)
-    assert summary.rows() == [("all", 0, 0, None, None, None)]
+    assert summary.rows() == [("all", 0, 0, None, None, None, 0, None)]
 
 
 def test_dicts_and_lists(nowhere):

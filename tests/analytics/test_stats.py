@@ -23,8 +23,9 @@ def test_wilson_known_values():
     assert low + high == pytest.approx(1.0)
 
 
-def test_wilson_without_trials_is_the_whole_range():
-    assert wilson(0, 0) == (0.0, 1.0)
+def test_wilson_without_trials_is_null():
+    # docs/analytics.md: where the count is 0 the rate and the interval are null
+    assert wilson(0, 0) == (None, None)
 
 
 @pytest.mark.parametrize(("k", "n"), [(-1, 3), (4, 3), (0, -1)])
@@ -37,9 +38,11 @@ def test_wilson_rejects_impossible_counts(k, n):
 def test_wilson_contains_the_rate_and_stays_in_unit_range(kn):
     k, n = kn
     low, high = wilson(k, n)
+    if n == 0:
+        assert (low, high) == (None, None)
+        return
     assert 0.0 <= low <= high <= 1.0
-    if n:
-        assert low - 1e-12 <= k / n <= high + 1e-12
+    assert low - 1e-12 <= k / n <= high + 1e-12
 
 
 def test_with_wilson_matches_the_scalar_and_nulls_empty_rows():

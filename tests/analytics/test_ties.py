@@ -14,16 +14,22 @@ from gops_records.analytics import (
 )
 from gops_records.analytics.stats import wilson
 
+CLUSTERED = ["rate", "ci_low", "ci_high", "games", "design_effect"]
+
 
 def test_tie_summary_by_rule_and_overall(con):
     out = tie_summary(con, Filters())
-    assert out.columns == ["tie_rule", "rounds", "ties", "rate", "ci_low", "ci_high"]
+    assert out.columns == ["tie_rule", "rounds", "ties", *CLUSTERED]
     rows = {r["tie_rule"]: (r["rounds"], r["ties"]) for r in out.iter_rows(named=True)}
     # carry: G1 (1 tie), G2 (2), G4 (1), G5 (1) over 4+4+4+2 rounds; discard: G3 (2), G6 (1).
     assert rows == {"carry": (14, 5), "discard": (7, 3), "all": (21, 8)}
     assert out["tie_rule"].to_list()[-1] == "all"
     last = out.row(-1, named=True)
     assert last["rate"] == pytest.approx(8 / 21)
+    # per game (ties, rounds): (1,4) (2,4) (2,4) (1,4) (1,2) (1,3): the games differ less
+    # than independent rounds would (cluster variance 0.0029 < binomial 0.0112), so the
+    # design effect is held at 1 and the interval is Wilson's: never narrower than that.
+    assert last["games"] == 6 and last["design_effect"] == 1.0
     assert (last["ci_low"], last["ci_high"]) == pytest.approx(wilson(8, 21))
 
 
@@ -35,9 +41,12 @@ def test_tie_summary_follows_filters(con):
 
 def test_ties_by_round(con):
     out = ties_by_round(con, Filters())
-    assert out.select("round_no", "rounds", "ties").rows() == [
-        (1, 6, 5), (2, 6, 1), (3, 5, 1), (4, 4, 1)]
+    assert out.columns == ["round_no", "rounds", "ties", *CLUSTERED]
+    assert out.select("round_no", "rounds", "ties", "games").rows() == [
+        (1, 6, 5, 6), (2, 6, 1, 6), (3, 5, 1, 5), (4, 4, 1, 4)]
     assert out["rate"].to_list()[0] == pytest.approx(5 / 6)
+    # one trial per game: the design effect is G / (G - 1) exactly
+    assert out["design_effect"].to_list()[:3] == pytest.approx([6 / 5, 6 / 5, 5 / 4])
 
 
 def _pairs(out) -> dict[tuple[str, str], tuple[int, int]]:
@@ -47,6 +56,7 @@ def _pairs(out) -> dict[tuple[str, str], tuple[int, int]]:
 
 def test_ties_by_pair_counts_only_players_sharing_the_top_bid(con):
     out = ties_by_pair(con, Filters())
+    assert out.columns == ["player", "opponent", "rounds", "ties", *CLUSTERED]
     got = _pairs(out)
     # G4 round 3: Ann and Bob both bid 2 but Cid's 3 is higher, so no tie between them.
     expected = {("Ann", "Bob"): (15, 5), ("Ann", "Cid"): (11, 2), ("Bob", "Cid"): (9, 1),
@@ -56,6 +66,9 @@ def test_ties_by_pair_counts_only_players_sharing_the_top_bid(con):
         assert got[(o, p)] == value
     assert len(got) == 12
     assert out.row(0, named=True)["rounds"] == 15  # most rounds first
+    games = {(r["player"], r["opponent"]): r["games"] for r in out.iter_rows(named=True)}
+    assert games[("Ann", "Bob")] == games[("Bob", "Ann")] == 4  # G1, G2, G4, G6
+    assert games[("Cid", "Dee")] == 1
 
 
 def test_ties_by_pair_with_filter(con):
