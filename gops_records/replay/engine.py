@@ -147,8 +147,9 @@ def replay(tokens: Tokens, structure: Structure, tags: Tags) -> Replay:
     written = t.values_of(s.number_token[numbered])[:, 0]
     off = numbered[written != rn[numbered]]
     problems.add("round-number", rg[off], start[s.number_token[off]], rn[off],
-                 lambda i: f"round numbered {_number_text(ctx.text(s.number_token[off[i]]))} "
-                           f"is round {rn[off[i]]}", reader=True, token=s.number_token[off])
+                 lambda i, off=off, rn=rn:  # rn is narrowed below: bind this one
+                 f"round numbered {_number_text(ctx.text(s.number_token[off[i]]))} "
+                 f"is round {rn[off[i]]}", reader=True, token=s.number_token[off])
 
     # -- rounds beyond N ----------------------------------------------------------------
     over = rn > N
@@ -236,27 +237,13 @@ def replay(tokens: Tokens, structure: Structure, tags: Tags) -> Replay:
     scores = np.zeros((G, MAX_PLAYERS), np.int64)
     unclaimed = np.zeros(G, np.int64)
     if len(pl_idx):
-        b = bids[pl_idx]
-        top = b.max(axis=1)
-        alone = (b == top[:, None]).sum(axis=1) == 1
-        w = np.where(alone, b.argmax(axis=1), -1)
         g = rg[pl_idx]
-        discard = tags.tie_rule[g] == 1
-        new_pool = run_starts(g) | discard
-        new_pool[1:] |= w[:-1] >= 0
-        pool_id = np.cumsum(new_pool) - 1
-        starts = np.flatnonzero(new_pool)[pool_id]
-        value = prize[pl_idx]
-        total = np.cumsum(value)
-        carried = total - value - (total[starts] - value[starts])
-        pool_value = carried + value
-        won = w >= 0
-        np.add.at(scores, (g[won], w[won]), pool_value[won])
-        lost = ~won & (discard | (rn[pl_idx] == N[pl_idx]))
-        unclaimed = np.bincount(g[lost], weights=pool_value[lost], minlength=G).astype(np.int64)
-        winner[pl_idx] = w
-        carried_in[pl_idx] = carried
-        pool_start[pl_idx] = pl_idx[starts]
+        done = play_rounds(g, rn[pl_idx], N[pl_idx], tags.tie_rule[g] == 1, prize[pl_idx],
+                           bids[pl_idx], G)
+        scores, unclaimed = done.scores, done.unclaimed
+        winner[pl_idx] = done.winner
+        carried_in[pl_idx] = done.carried_in
+        pool_start[pl_idx] = pl_idx[done.pool_start]
     skipped = np.flatnonzero(~played)
     first_skipped = np.zeros(G, np.int64)
     if len(skipped):
@@ -277,6 +264,51 @@ def replay(tokens: Tokens, structure: Structure, tags: Tags) -> Replay:
     return Replay(tokens, structure, tags, problems, n_problems, tags.cards, tags.tie_rule,
                   tags.prize_order, s.players, s.n_rounds, scores, unclaimed, first_skipped,
                   out_prize, out_bids, out_played, out_winner, out_carried, out_pool)
+
+
+@dataclass(frozen=True)
+class Played:
+    """Rounds played by :func:`play_rounds`: per round the winner (seat, -1 on a tie), the
+    value carried in and the first round of its pool (an index into the rounds given); per
+    game the points of each seat (G x 4) and the points left unclaimed."""
+
+    winner: np.ndarray
+    carried_in: np.ndarray
+    pool_start: np.ndarray
+    scores: np.ndarray
+    unclaimed: np.ndarray
+
+
+def play_rounds(game: np.ndarray, round_no: np.ndarray, cards: np.ndarray,
+                discard: np.ndarray, prize: np.ndarray, bids: np.ndarray,
+                games: int) -> Played:
+    """Play legal rounds, the rules' one vectorised form (the replay and simulated games).
+
+    One entry per round, grouped by ``game`` (0..games-1) and in play order within a
+    game; ``cards`` is the game's N and ``discard`` its tie rule, per round; ``bids`` has
+    one column per seat (-1 where a game has fewer seats). The single highest bid takes
+    the pool; a shared highest bid is a tie: under carry the pool stays for the next
+    round, under discard (and in round N under both rules) it is unclaimed. The value a
+    round's pool carries in depends only on earlier rounds.
+    """
+    top = bids.max(axis=1)
+    alone = (bids == top[:, None]).sum(axis=1) == 1
+    w = np.where(alone, bids.argmax(axis=1), -1)
+    new_pool = run_starts(game) | discard
+    new_pool[1:] |= w[:-1] >= 0
+    pool_id = np.cumsum(new_pool) - 1
+    starts = np.flatnonzero(new_pool)[pool_id]
+    value = prize.astype(np.int64)
+    total = np.cumsum(value)
+    carried = total - value - (total[starts] - value[starts])
+    pool_value = carried + value
+    won = w >= 0
+    scores = np.zeros((games, MAX_PLAYERS), np.int64)
+    np.add.at(scores, (game[won], w[won]), pool_value[won])
+    lost = ~won & (discard | (round_no == cards))
+    unclaimed = np.bincount(game[lost], weights=pool_value[lost],
+                            minlength=games).astype(np.int64)
+    return Played(w, carried, starts, scores, unclaimed)
 
 
 def _number_text(token: str) -> str:
