@@ -129,3 +129,11 @@ def test_connections_never_load_extensions_on_their_own(tmp_path):
     text.write_text("hello, this is not a database at all\n")
     with pytest.raises(DatabaseUnusable, match="is not a gops database"):
         connect(text, timeout=1).close()
+
+
+def test_a_wrong_round_number_past_the_last_round_is_described_not_a_crash():
+    # found by the fuzzer: the message read the round numbers after they were cut to N
+    (report,) = read_reports('[Cards "3"]\n1. A A 2\n1 3 2. 2 2 3\n3. 3 3 A\n*\n')
+    assert [(p.code, p.line) for p in report.problems if p.code == "round-number"] == [
+        ("round-number", 3), ("round-number", 4)]
+    assert report.problems[3].message == "round numbered 3 is round 4"
