@@ -19,6 +19,20 @@ from dashboards.pages_game import P_GAME
 from dashboards.pages_h2h import P_PAIR
 from dashboards.pages_players import P_PROFILE
 from dashboards.pages_scout import P_SCOUT, P_VS
+from dashboards.pages_session import P_EVENING
+from dashboards.text import escape_md
+from dashboards.ui import (
+    ANY,
+    K_DATES,
+    K_EVENTS,
+    K_FINISHED,
+    K_MATCHES,
+    K_N_PLAYERS,
+    K_PLAYERS,
+    K_TIE_RULE,
+    WIDGET_KEYS,
+    clear_filters,
+)
 from gops_records.analytics.filters import (
     P_EVENT,
     P_FINISHED,
@@ -42,12 +56,16 @@ from gops_records.store.db import (
 HERE = Path(__file__).resolve().parent
 FILTER_PARAMS = (P_EVENT, P_MATCH, P_FROM, P_TO, P_PLAYER, P_TIE_RULE, P_PLAYERS_N, P_FINISHED)
 #: URL parameters that belong to one page (by url_path); dropped when another page shows.
-PAGE_PARAMS = {"game": (P_GAME,), "players": (P_PROFILE,), "h2h": (P_PAIR,),
-               "scout": (P_SCOUT, P_VS)}
-ANY = "any"
-#: Session-state keys of the sidebar widgets.
-K_EVENTS, K_MATCHES, K_DATES, K_PLAYERS = "f_events", "f_matches", "f_dates", "f_players"
-K_TIE_RULE, K_N_PLAYERS, K_FINISHED = "f_tie_rule", "f_n_players", "f_finished"
+PAGE_PARAMS = {"session": (P_EVENING,), "game": (P_GAME,), "players": (P_PROFILE,),
+               "h2h": (P_PAIR,), "scout": (P_SCOUT, P_VS)}
+DEFAULT_URL = "session"  # the default page's url_path (Streamlit serves it at /)
+#: The browser tab's icon: an emoji, which Streamlit draws itself (a ``:material/...:``
+#: icon would be fetched from an internet font service).
+PAGE_ICON = "🃏"
+#: What a URL value of these parameters must look like, for the note on an unreadable one.
+EXPECTED = {P_FROM: "a date such as 2026-03-06", P_TO: "a date such as 2026-03-06",
+            P_TIE_RULE: f"one of {', '.join(TIE_RULES)}",
+            P_PLAYERS_N: f"one of {', '.join(map(str, PLAYER_COUNTS))}"}
 
 
 def database_path(argv: list[str]) -> Path:
@@ -62,34 +80,31 @@ def url_params() -> dict[str, list[str]]:
     return {key: st.query_params.get_all(key) for key in st.query_params}
 
 
-def load_filters_from_url(f: Filters, events: list[str], matches: list[str],
-                          first: dt.date | None, last: dt.date | None) -> None:
+def load_filters_from_url(f: Filters) -> None:
     """Seed the sidebar widgets from the URL when they have no state of their own.
 
     That is on a session's first run (a shared link), and after ``st.switch_page``, which
     drops all widget state (the game links pass the filters along in the URL for this).
+    Values are taken as they are, also names the database does not hold and dates outside
+    its range: the pages then say that no game matches, rather than show other games.
     """
-    widget_keys = (K_EVENTS, K_MATCHES, K_DATES, K_PLAYERS, K_TIE_RULE, K_N_PLAYERS, K_FINISHED)
-    if all(key in st.session_state for key in widget_keys):
+    if all(key in st.session_state for key in WIDGET_KEYS):
         return
-    st.session_state[K_EVENTS] = [e for e in f.events if e in events]
-    st.session_state[K_MATCHES] = [m for m in f.matches if m in matches]
+    st.session_state[K_EVENTS] = list(f.events)
+    st.session_state[K_MATCHES] = list(f.matches)
     st.session_state[K_PLAYERS] = list(f.players)
-    st.session_state[K_DATES] = tuple(
-        min(max(d, first), last) for d in (f.date_from, f.date_to)  # the picker's range
-        if d is not None and first is not None and last is not None)
+    st.session_state[K_DATES] = tuple(d for d in (f.date_from, f.date_to) if d is not None)
     st.session_state[K_TIE_RULE] = f.tie_rule or ANY
     st.session_state[K_N_PLAYERS] = f.n_players or ANY
     st.session_state[K_FINISHED] = f.finished_only
 
 
-def clear_filters() -> None:
-    for key in (K_EVENTS, K_MATCHES, K_PLAYERS):
-        st.session_state[key] = []
-    st.session_state[K_DATES] = ()
-    st.session_state[K_TIE_RULE] = ANY
-    st.session_state[K_N_PLAYERS] = ANY
-    st.session_state[K_FINISHED] = False
+def unreadable_params(params: dict[str, list[str]], f: Filters) -> list[str]:
+    """Notes on URL filter values that were ignored, e.g. ``from=soon`` (not a date)."""
+    kept = f.to_query_params()
+    return [f"{key}={escape_md(values[-1])} is not {EXPECTED[key]}"
+            for key, values in params.items()
+            if key in EXPECTED and key not in kept and any(v.strip() for v in values)]
 
 
 def _dates(value: object) -> tuple[dt.date | None, dt.date | None]:
@@ -103,20 +118,35 @@ def _dates(value: object) -> tuple[dt.date | None, dt.date | None]:
     return min(picked), max(picked)
 
 
+def _with_chosen(options: list[str], chosen: object) -> list[str]:
+    """The options plus any chosen value they lack (from a link), so it stays chosen."""
+    extra = [c for c in (chosen or []) if c not in options]
+    return [*options, *extra]
+
+
 def filter_sidebar(base: data.View, url_path: str) -> Filters:
     """Draw the filters, keep the URL in step with them, and return them."""
     events, matches = data.events(base), data.matches(base)
     first, last = data.date_range(base)
-    load_filters_from_url(Filters.from_query_params(url_params()), events, matches, first, last)
+    params = url_params()
+    from_url = Filters.from_query_params(params)
+    load_filters_from_url(from_url)
     side = st.sidebar
     side.header("Filters")
-    side.multiselect("Event", events, key=K_EVENTS, placeholder="all events",
+    for note in unreadable_params(params, from_url):
+        side.warning(f"Ignored from the link: {note}.")
+    side.multiselect("Event", _with_chosen(events, st.session_state[K_EVENTS]), key=K_EVENTS,
+                     placeholder="all events",
                      help="A club evening or tournament (the Event tag).")
-    side.date_input("Dates", min_value=first, max_value=last, key=K_DATES,
+    picked = [d for d in (st.session_state.get(K_DATES) or ()) if isinstance(d, dt.date)]
+    bounds = [d for d in (first, last, *picked) if d is not None]
+    side.date_input("Dates", min_value=min(bounds, default=None),
+                    max_value=max(bounds, default=None), key=K_DATES,
                     format="YYYY-MM-DD", help="Pick the first and the last day; "
                     "a single day picks one session. Undated games drop out once you pick.",
-                    disabled=first is None)
-    side.multiselect("Match", matches, key=K_MATCHES, placeholder="all matches",
+                    disabled=not bounds)
+    side.multiselect("Match", _with_chosen(matches, st.session_state[K_MATCHES]),
+                     key=K_MATCHES, placeholder="all matches",
                      help="Games that share a Match tag.")
     date_from, date_to = _dates(st.session_state.get(K_DATES))
     scope = Filters(events=st.session_state[K_EVENTS], matches=st.session_state[K_MATCHES],
@@ -135,7 +165,7 @@ def filter_sidebar(base: data.View, url_path: str) -> Filters:
                 tie_rule=None if tie_rule == ANY else tie_rule,
                 n_players=None if n_players == ANY else int(n_players),
                 finished_only=bool(st.session_state[K_FINISHED]))
-    side.caption(f"Showing: {f.describe()}")
+    side.caption(f"Showing: {escape_md(f.describe())}")
     side.button("Clear filters", on_click=clear_filters, disabled=f.is_empty)
     keep_url_in_step(f, PAGE_PARAMS.get(url_path, ()))
     return f
@@ -167,13 +197,12 @@ def pages() -> list:
 
 
 def main() -> None:
-    st.set_page_config(page_title="Gops records", page_icon=":material/playing_cards:",
-                       layout="wide")
+    st.set_page_config(page_title="Gops records", page_icon=PAGE_ICON, layout="wide")
     page = st.navigation(pages())
     db = database_path(sys.argv[1:])
     try:
         base = data.View.of(db)
-        f = filter_sidebar(base, page.url_path)
+        f = filter_sidebar(base, page.url_path or DEFAULT_URL)
         st.session_state[data.VIEW_KEY] = base.with_filters(f)
         page.run()
     except DatabaseMissing:

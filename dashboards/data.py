@@ -7,21 +7,25 @@ data) and closed within a tenth of a second once `gops import` asks for the file
 backoff). Results are cached with ``st.cache_data`` for a few seconds; the cache key
 includes a stamp of the database files (size and modification time), so a page shows
 newly imported games on the next interaction instead of waiting for the ttl.
+
+The read functions are made by one factory, :func:`cached_read`: ``standings(view)`` is
+``analytics.standings(con, view.filters)`` on the shared connection, cached on the view.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
+import duckdb
 import polars as pl
 import streamlit as st
 
+from dashboards.text import escape_md
 from gops_records import analytics
 from gops_records.analytics.filters import Filters
 from gops_records.scouting import ScoutReport, predicted_bid_by_prize, scout
@@ -38,6 +42,8 @@ LOCK_WAIT_SECONDS = 8.0
 #: (size, mtime_ns) of the database file and of its write-ahead log.
 Stamp = tuple[int, int, int, int]
 T = TypeVar("T")
+P = ParamSpec("P")
+Con = duckdb.DuckDBPyConnection
 
 
 def stamp(db: str | Path) -> Stamp:
@@ -100,60 +106,97 @@ def reader(db: str) -> SharedReader:
         return _readers[db]
 
 
-def _read(db: str, fn: Callable[..., T], *args: Any) -> T:
-    """``fn(con, *args)`` on the shared read-only connection (let go once idle)."""
+def _read(db: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``fn(con, *args, **kwargs)`` on the shared read-only connection (let go once idle)."""
     with reader(db).read() as con:
-        return fn(con, *args)
+        return fn(con, *args, **kwargs)
 
 
-def _cached(fn: Callable[..., T]) -> Callable[..., T]:
-    return st.cache_data(ttl=TTL_SECONDS, max_entries=MAX_ENTRIES, show_spinner=False)(fn)
+def cached_read(query: Callable[..., T], *, filtered: bool = True, name: str | None = None,
+                ttl: float = TTL_SECONDS, max_entries: int = MAX_ENTRIES
+                ) -> Callable[..., T]:
+    """A dashboard read of ``query``: ``read(view, *args)`` runs ``query(con, view.filters,
+    *args)`` (``query(con, *args)`` when not ``filtered``) on the shared connection, cached
+    on the view and the arguments.
+
+    An unfiltered read is cached on ``view.unfiltered``, so every filter shares one entry.
+    ``name`` (default: the query's) keeps each read's cache apart: Streamlit keys a cache
+    by the function's qualified name and source, which every read made here shares.
+    """
+    label = name or query.__name__
+
+    def cached(view: View, *args: Any, **kwargs: Any) -> T:
+        pre = (view.filters,) if filtered else ()
+        return _read(view.db, query, *pre, *args, **kwargs)
+
+    cached.__name__ = cached.__qualname__ = f"cached_read[{label}]"
+    cached_fn = st.cache_data(ttl=ttl, max_entries=max_entries, show_spinner=False)(cached)
+
+    def read(view: View, *args: Any, **kwargs: Any) -> T:
+        return cached_fn(view if filtered else view.unfiltered, *args, **kwargs)
+
+    read.__name__ = read.__qualname__ = label
+    read.__doc__ = (f"``{query.__module__}.{query.__name__}`` on the view"
+                    f"{'' if filtered else ' (filters do not apply)'}, cached.\n\n"
+                    f"{query.__doc__ or ''}")
+    read.cached = cached_fn  # type: ignore[attr-defined]  (its .clear() empties the cache)
+    return read
 
 
-# -- what the sidebar offers (not filtered) ---------------------------------------------
+# -- what the sidebar offers (not filtered), and results --------------------------------
 
-@_cached
-def events(view: View) -> list[str]:
-    return _read(view.db, analytics.list_events)
+events = cached_read(analytics.list_events, filtered=False, name="events")
+matches = cached_read(analytics.list_matches, filtered=False, name="matches")
+date_range = cached_read(analytics.date_range, filtered=False)
+#: Players of the games the filters keep (the sidebar passes only the other filters).
+players = cached_read(analytics.list_players, name="players")
+overview = cached_read(analytics.overview)
+evenings = cached_read(analytics.evenings)
+standings = cached_read(analytics.standings)
+#: Matches of the games in view; a ``limit`` keeps the newest (a big database has many).
+match_results = cached_read(analytics.match_results)
+head_to_head = cached_read(analytics.head_to_head)
 
+# -- ties and pools -----------------------------------------------------------------------
 
-@_cached
-def matches(view: View) -> list[str]:
-    return _read(view.db, analytics.list_matches)
-
-
-@_cached
-def date_range(view: View) -> tuple[dt.date | None, dt.date | None]:
-    return _read(view.db, analytics.date_range)
-
-
-@_cached
-def players(view: View) -> list[str]:
-    """Players of the games the filters keep (the sidebar passes only the other filters)."""
-    return _read(view.db, analytics.list_players, view.filters)
-
-
-# -- results --------------------------------------------------------------------------
-
-@_cached
-def overview(view: View) -> dict:
-    return _read(view.db, analytics.overview, view.filters)
+#: The kept games grouped by their tie and pool summary: the figures below that need no
+#: single round are summed from it, so the page reads the games once for all five.
+game_shapes = cached_read(analytics.game_shapes)
+ties_by_pair = cached_read(analytics.ties_by_pair)
+final_ties = cached_read(analytics.final_ties)
+pool_distribution = cached_read(analytics.pool_distribution)
+largest_pools = cached_read(analytics.largest_pools)
 
 
-@_cached
-def standings(view: View) -> pl.DataFrame:
-    return _read(view.db, analytics.standings, view.filters)
+def tie_summary(view: View) -> pl.DataFrame:
+    return analytics.tie_summary_of(game_shapes(view))
 
 
-@_cached
-def match_results(view: View, limit: int | None = None) -> pl.DataFrame:
-    """Matches of the games in view; ``limit`` keeps the newest (a big database has many)."""
-    return _read(view.db, analytics.match_results, view.filters, limit)
+def ties_by_round(view: View) -> pl.DataFrame:
+    return analytics.ties_by_round_of(game_shapes(view))
 
 
-@_cached
-def head_to_head(view: View) -> pl.DataFrame:
-    return _read(view.db, analytics.head_to_head, view.filters)
+def tie_streaks(view: View) -> pl.DataFrame:
+    return analytics.tie_streaks_of(game_shapes(view))
+
+
+def carried_per_game(view: View) -> pl.DataFrame:
+    return analytics.carried_per_game_of(game_shapes(view))
+
+
+def unclaimed_per_game(view: View) -> pl.DataFrame:
+    return analytics.unclaimed_per_game_of(game_shapes(view))
+
+
+# -- games and data quality (the last three: filters do not apply) ------------------------
+
+#: ``games(view, limit=200, player=None)``: the newest games in view.
+games = cached_read(analytics.list_games, name="games")
+#: ``game_detail(view, game_id)``: the game's header and rounds, or None for an unknown id.
+game_detail = cached_read(analytics.game_detail, filtered=False)
+imports = cached_read(analytics.list_imports, filtered=False, name="imports")
+source_files = cached_read(analytics.list_source_files, filtered=False, name="source_files")
+rejects = cached_read(analytics.list_rejects, filtered=False, name="rejects")
 
 
 # -- one player's bidding ---------------------------------------------------------------
@@ -169,108 +212,23 @@ class Bidding:
     carry: pl.DataFrame
 
 
-@_cached
-def bidding(view: View, player: str) -> Bidding:
-    """All of ``player``'s bidding frames from one pass over their bids (one cached call)."""
-    frames = _read(view.db, analytics.player_bidding, view.filters, player)
+def _player_bidding(con: Con, f: Filters, player: str) -> Bidding:
+    """All of ``player``'s bidding frames from one pass over their bids."""
+    frames = analytics.player_bidding(con, f, player)
     return Bidding(frames["bid_heatmap"], frames["bid_minus_prize"], frames["relative_bids"],
                    frames["bid_habits"], frames["carry_effect"])
 
 
-# -- ties and pools -----------------------------------------------------------------------
-
-@_cached
-def game_shapes(view: View) -> pl.DataFrame:
-    """The kept games grouped by their tie and pool summary: the figures below that need
-    no single round are summed from it, so the page reads the games once for all five."""
-    return _read(view.db, analytics.game_shapes, view.filters)
+bidding = cached_read(_player_bidding, name="bidding")
 
 
-def tie_summary(view: View) -> pl.DataFrame:
-    return analytics.tie_summary_of(game_shapes(view))
+def _opponents_of(con: Con, player: str) -> list[str]:
+    names = analytics.list_players(con, Filters(players=(player,)))
+    return [name for name in names if name != player]
 
 
-def ties_by_round(view: View) -> pl.DataFrame:
-    return analytics.ties_by_round_of(game_shapes(view))
-
-
-@_cached
-def ties_by_pair(view: View) -> pl.DataFrame:
-    return _read(view.db, analytics.ties_by_pair, view.filters)
-
-
-def tie_streaks(view: View) -> pl.DataFrame:
-    return analytics.tie_streaks_of(game_shapes(view))
-
-
-@_cached
-def final_ties(view: View) -> dict:
-    return _read(view.db, analytics.final_ties, view.filters)
-
-
-@_cached
-def pool_distribution(view: View) -> pl.DataFrame:
-    return _read(view.db, analytics.pool_distribution, view.filters)
-
-
-@_cached
-def largest_pools(view: View, limit: int = 20) -> pl.DataFrame:
-    return _read(view.db, analytics.largest_pools, view.filters, limit)
-
-
-def carried_per_game(view: View) -> pl.DataFrame:
-    return analytics.carried_per_game_of(game_shapes(view))
-
-
-def unclaimed_per_game(view: View) -> pl.DataFrame:
-    return analytics.unclaimed_per_game_of(game_shapes(view))
-
-
-# -- games and data quality ---------------------------------------------------------------
-
-@_cached
-def games(view: View, limit: int = 500, player: str | None = None) -> pl.DataFrame:
-    return _read(view.db, analytics.list_games, view.filters, limit, player)
-
-
-def game_detail(view: View, game_id: str) -> analytics.GameDetail | None:
-    """The game's header and rounds, or None for an unknown id (filters do not apply)."""
-    return _game_detail(view.unfiltered, game_id)
-
-
-def imports(view: View) -> pl.DataFrame:
-    """Every import, newest first (filters do not apply)."""
-    return _imports(view.unfiltered)
-
-
-def source_files(view: View) -> pl.DataFrame:
-    """Every file read, under its latest name (filters do not apply)."""
-    return _source_files(view.unfiltered)
-
-
-def rejects(view: View, limit: int = 200) -> pl.DataFrame:
-    """Quarantined records with their errors and raw text (filters do not apply)."""
-    return _rejects(view.unfiltered, limit)
-
-
-@_cached
-def _game_detail(view: View, game_id: str) -> analytics.GameDetail | None:
-    return _read(view.db, analytics.game_detail, game_id)
-
-
-@_cached
-def _imports(view: View) -> pl.DataFrame:
-    return _read(view.db, analytics.list_imports)
-
-
-@_cached
-def _source_files(view: View) -> pl.DataFrame:
-    return _read(view.db, analytics.list_source_files)
-
-
-@_cached
-def _rejects(view: View, limit: int) -> pl.DataFrame:
-    return _read(view.db, analytics.list_rejects, limit)
+#: ``opponents(view, player)``: everyone who played a game with ``player`` (not filtered).
+opponents = cached_read(_opponents_of, filtered=False, name="opponents")
 
 
 # -- scouting ---------------------------------------------------------------------------------
@@ -289,6 +247,17 @@ class Scouting:
     reads_by: str
 
 
+def _scout(con: Con, player: str, vs: str | None, seed: int) -> Scouting:
+    report = scout(con, player, vs, seed)
+    reads_by = report.model.describe() if report.model is not None else ""
+    return Scouting(replace(report, model=None, situations=None),
+                    predicted_bid_by_prize(report), reads_by)
+
+
+_scouting = cached_read(_scout, filtered=False, name="scouting", ttl=SCOUT_TTL_SECONDS,
+                        max_entries=SCOUT_MAX_ENTRIES)
+
+
 def scouting(view: View, player: str, vs: str | None = None, seed: int = 0) -> Scouting:
     """Scout ``player`` (in games against ``vs``, if given) as `gops scout` does.
 
@@ -296,35 +265,21 @@ def scouting(view: View, player: str, vs: str | None = None, seed: int = 0) -> S
     Cached on (database stamp, player, vs, seed). Raises
     :class:`gops_records.scouting.ScoutError` for an unknown name or too few games.
     """
-    return _scouting(view.unfiltered, player, vs, int(seed))
+    return _scouting(view, player, vs, int(seed))
 
 
-@st.cache_data(ttl=SCOUT_TTL_SECONDS, max_entries=SCOUT_MAX_ENTRIES, show_spinner=False)
-def _scouting(view: View, player: str, vs: str | None, seed: int) -> Scouting:
-    def run(con) -> Scouting:
-        report = scout(con, player, vs, seed)
-        reads_by = report.model.describe() if report.model is not None else ""
-        return Scouting(replace(report, model=None, situations=None),
-                        predicted_bid_by_prize(report), reads_by)
+# -- what to say when nothing shows ---------------------------------------------------------
 
-    return _read(view.db, run)
-
-
-def opponents(view: View, player: str) -> list[str]:
-    """Everyone who played a game with ``player`` (filters do not apply)."""
-    return _opponents(view.unfiltered, player)
-
-
-@_cached
-def _opponents(view: View, player: str) -> list[str]:
-    names = _read(view.db, analytics.list_players, Filters(players=(player,)))
-    return [name for name in names if name != player]
+NO_MATCH = "No games match these filters"
 
 
 def explain_empty(view: View) -> str:
-    """What to tell a user who sees no games: an empty database, or filters that keep none."""
+    """What to tell a user who sees no games: an empty database, or filters that keep none.
+
+    Markdown: the filters' own text (names from the URL) is escaped.
+    """
     if overview(view.unfiltered)["games"] == 0:
         return ("The database has no games yet. Import some with `gops import PATH...` "
                 "(.gops records, CSV or JSONL round logs), or try `gops demo`.")
-    return (f"No games match the filters ({view.filters.describe()}). Widen them in the "
+    return (f"{NO_MATCH} ({escape_md(view.filters.describe())}). Widen them in the "
             "sidebar, or press *Clear filters*.")

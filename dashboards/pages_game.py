@@ -14,13 +14,18 @@ from urllib.parse import urlencode
 import polars as pl
 import streamlit as st
 
-from dashboards import charts, data
+from dashboards import charts, data, ui
+from dashboards.text import escape_md
 from gops_records.analytics import GameDetail
+from gops_records.analytics.games import game_ref, game_ref_expr
+from gops_records.cards import MAX_RANK, rank_name
 
 GAME_PAGE = Path(__file__).resolve()
 GAME_URL = "game"  # the url_path app.py gives this page
 P_GAME = "game_id"
 LIST_LIMIT = 500
+#: Card ranks as players name them: 1 -> A, 11 -> J, 12 -> Q, 13 -> K.
+CARD_NAMES = {rank: rank_name(rank) for rank in range(1, MAX_RANK + 1)}
 
 
 def open_game(game_id: int | str) -> None:
@@ -33,7 +38,9 @@ def game_table(games: pl.DataFrame, key: str, *, columns: list[str] | None = Non
                height: int | str = "auto") -> None:
     """A table of games; selecting a row opens that game in the game viewer.
 
-    ``games`` needs a ``game_id`` column; ``columns`` picks the others to show.
+    ``games`` needs a ``game_id`` column; ``columns`` picks the others to show. Each game
+    has its short reference (``ref``, :func:`gops_records.analytics.games.game_ref`) and a
+    link; the CSV download has the full id too.
     """
     shown = columns or [c for c in ("date", "event", "match", "players", "result", "winner",
                                     "rounds_played") if c in games.columns]
@@ -41,13 +48,17 @@ def game_table(games: pl.DataFrame, key: str, *, columns: list[str] | None = Non
     table = games.with_columns(
         (f"{GAME_URL}?{P_GAME}=" + pl.col("game_id").cast(pl.String)
          + (f"&{shared}" if shared else ""))
-        .alias("open"))
-    event = st.dataframe(
-        table.select("open", *shown), key=key, hide_index=True, height=height,
-        on_select="rerun", selection_mode="single-row",
+        .alias("open"),
+        game_ref_expr().alias("ref"))
+    event = ui.table(
+        table.select("open", "ref", *shown), key, key=key, hide_index=True, height=height,
+        on_select="rerun", selection_mode="single-row", placeholder="",
+        csv=table.select("ref", "game_id", *shown),
         column_config={
             "open": st.column_config.LinkColumn("game", display_text="open ↗", width="small",
                                                 help="Open in the game viewer (new tab)"),
+            "ref": st.column_config.TextColumn("ref", width="small",
+                                               help="Short reference of the game"),
             "date": st.column_config.DateColumn("date", format="YYYY-MM-DD"),
             "rounds_played": st.column_config.NumberColumn("rounds"),
             "round_no": st.column_config.NumberColumn("round"),
@@ -60,9 +71,23 @@ def game_table(games: pl.DataFrame, key: str, *, columns: list[str] | None = Non
 
 
 def _label(row: dict) -> str:
-    bits = [str(row["date"]) if row["date"] else "undated", row["event"] or "no event",
-            row["players"], row["result"]]
+    """A game as the picker lists it (plain text, never Markdown)."""
+    bits = [game_ref(row["game_id"]), str(row["date"]) if row["date"] else "undated",
+            row["event"] or "no event", row["players"], row["result"]]
     return " · ".join(str(b) for b in bits if b)
+
+
+def named_cards(detail: GameDetail) -> pl.DataFrame:
+    """The round table with cards named A, 2..10, J, Q, K (prize, pool, bids)."""
+    def names(column: str) -> pl.Expr:
+        return pl.col(column).replace_strict(CARD_NAMES, default=None, return_dtype=pl.String)
+
+    return detail.rounds.with_columns(
+        names("prize"), *(names(c) for c in detail.header["bid_columns"]),
+        pl.col("pool_cards").str.split("+").list.eval(
+            pl.element().cast(pl.Int64).replace_strict(CARD_NAMES, default=None,
+                                                       return_dtype=pl.String))
+        .list.join("+"))
 
 
 def running_scores(detail: GameDetail) -> pl.DataFrame:
@@ -89,30 +114,34 @@ def bids_long(detail: GameDetail) -> pl.DataFrame:
 
 def show_game(detail: GameDetail) -> None:
     h = detail.header
-    outcome = {None: "unfinished", "draw": "a draw"}.get(h["winner"], f"{h['winner']} won")
-    st.subheader(f"{' vs '.join(h['players'])}: {outcome}")
-    where = " · ".join(str(x) for x in (h["event"], h["site"], h["date_text"] or h["date"],
-                                         f"round {h['round']}" if h["round"] else None,
-                                         f"match {h['match']}" if h["match"] else None) if x)
-    st.caption(f"{where or 'no event or date recorded'} — from `{h['source']}`, "
-               f"game {h['source_game']} (line {h['source_line']}); id `{h['game_id']}`")
+    players = [escape_md(p) for p in h["players"]]
+    outcome = {None: "unfinished", "draw": "a draw"}.get(
+        h["winner"], f"{escape_md(h['winner'])} won")
+    st.subheader(f"{' vs '.join(players)}: {outcome}")
+    where = " · ".join(escape_md(x) for x in (
+        h["event"], h["site"], h["date_text"] or h["date"],
+        f"round {h['round']}" if h["round"] else None,
+        f"match {h['match']}" if h["match"] else None) if x)
+    st.caption(f"Game **{game_ref(h['game_id'])}** · "
+               f"{where or 'no event or date recorded'} — from {escape_md(h['source'])}, "
+               f"game {h['source_game']} (line {h['source_line']}); id {h['game_id']}")
     cols = st.columns(4)
     cols[0].metric("Result", h["result"], help="Points in seat order: "
-                   + ", ".join(f"{p} {s}" for p, s in zip(h["players"], h["scores"],
-                                                          strict=True)))
+                   + ", ".join(f"{p} {s}" for p, s in zip(players, h["scores"], strict=True)))
     cols[1].metric("Tie rule", h["tie_rule"])
     cols[2].metric("Rounds", f"{h['rounds_played']} of {h['cards']}")
     cols[3].metric("Unclaimed points", "—" if h["unclaimed"] is None else h["unclaimed"])
     st.markdown("**Round by round.** *pool* is every prize card on offer (carried ones "
                 "first); *taken by* is who won the pool with the highest bid.")
-    st.dataframe(detail.rounds, hide_index=True, height=36 * (detail.rounds.height + 1) + 3,
-                 column_config={
-        "round_no": st.column_config.NumberColumn("round"),
-        "pool_cards": "pool", "pool_value": "pool value", "carried_in": "carried in",
-        "taken_by": "taken by", "score": "score after"})
+    ui.table(named_cards(detail), f"game-{game_ref(h['game_id'])}-rounds", csv=detail.rounds,
+             hide_index=True, height=36 * (detail.rounds.height + 1) + 3, placeholder="",
+             column_config={
+                 "round_no": st.column_config.NumberColumn("round"),
+                 "pool_cards": "pool", "pool_value": "pool value", "carried_in": "carried in",
+                 "taken_by": "taken by", "score": "score after"})
     left, right = st.columns(2)
-    left.altair_chart(charts.running_score_chart(running_scores(detail)), width="stretch")
-    right.altair_chart(charts.game_bids_chart(bids_long(detail)), width="stretch")
+    ui.chart(charts.running_score_chart(running_scores(detail)), "running-score", where=left)
+    ui.chart(charts.game_bids_chart(bids_long(detail)), "bids", where=right)
     with st.expander("All tags"):
         st.json(h["tags"])
 
@@ -125,7 +154,7 @@ def main() -> None:
     games = data.games(view, LIST_LIMIT)
     wanted = st.query_params.get(P_GAME)
     if games.is_empty() and not wanted:
-        st.info(data.explain_empty(view))
+        ui.no_games(view, "game")
         return
     labels = {str(row["game_id"]): _label(row) for row in games.iter_rows(named=True)}
     if wanted and wanted not in labels:
@@ -140,8 +169,8 @@ def main() -> None:
     st.query_params[P_GAME] = game_id
     detail = data.game_detail(view, game_id)
     if detail is None:
-        st.warning(f"There is no game with id `{game_id}` in this database. It may come "
-                   "from another database; pick a game from the list instead.")
+        st.warning(f"There is no game with id {escape_md(game_id)} in this database. It may "
+                   "come from another database; pick a game from the list instead.")
         return
     show_game(detail)
 

@@ -1,6 +1,8 @@
 """Head-to-head: how each player fared against each opponent, and the games of one pairing.
 
-The pairing is kept in the URL (``?h2h=NAME&h2h=NAME``) so it can be shared.
+The pairing is kept in the URL (``?h2h=NAME&h2h=NAME``) so it can be shared; without one
+the page starts from the sidebar's player filter (that player and their most frequent
+opponent), else from the pair with the most games.
 """
 
 from __future__ import annotations
@@ -10,8 +12,9 @@ from dataclasses import replace
 import polars as pl
 import streamlit as st
 
-from dashboards import charts, data
+from dashboards import charts, data, ui
 from dashboards.pages_game import game_table
+from dashboards.text import escape_md
 
 P_PAIR = "h2h"
 GRID_PLAYERS = 20  # the heatmap shows the players with the most games
@@ -31,20 +34,35 @@ def grid(table: pl.DataFrame) -> pl.DataFrame:
     return table.filter(pl.col("player").is_in(busiest) & pl.col("opponent").is_in(busiest))
 
 
-def pick_pair(table: pl.DataFrame) -> tuple[str, str]:
-    """Two players from the URL, else the pair with the most games (the table's first row)."""
+def default_pair(table: pl.DataFrame, players: tuple[str, ...]) -> tuple[str, str]:
+    """The first filtered player who met someone and their most frequent opponent, else the
+    pair with the most games (the table is sorted most games first)."""
+    for name in players:
+        mine = table.filter(pl.col("player") == name)
+        if not mine.is_empty():
+            return name, mine["opponent"][0]
+    return table["player"][0], table["opponent"][0]
+
+
+def pick_pair(table: pl.DataFrame, players: tuple[str, ...] = ()) -> tuple[str, str]:
+    """Two players from the URL, else :func:`default_pair` (again when the filter changes)."""
     names = sorted(set(table["player"]))
+    state = st.session_state
     wanted = [n for n in st.query_params.get_all(P_PAIR) if n in names]
-    if len(wanted) == 2 and st.session_state.get("h2h_url") != wanted:
-        st.session_state["h2h_a"], st.session_state["h2h_b"] = wanted
-    busiest = (table["player"][0], table["opponent"][0])
-    for key, default in (("h2h_a", busiest[0]), ("h2h_b", busiest[1])):
-        if st.session_state.get(key) not in names:
-            st.session_state[key] = default
+    first = default_pair(table, players)
+    if len(wanted) == 2 and state.get("h2h_url") != wanted:
+        state["h2h_a"], state["h2h_b"] = wanted
+    elif players and state.get("h2h_filter") != list(players) \
+            and state.get("h2h_a") not in players:
+        state["h2h_a"], state["h2h_b"] = first
+    for key, default in (("h2h_a", first[0]), ("h2h_b", first[1])):
+        if state.get(key) not in names:
+            state[key] = default
+    state["h2h_filter"] = list(players)
     left, right = st.columns(2)
     a = left.selectbox("Player", names, key="h2h_a")
     b = right.selectbox("Opponent", names, key="h2h_b")
-    st.session_state["h2h_url"] = [a, b]
+    state["h2h_url"] = [a, b]
     st.query_params[P_PAIR] = [a, b]
     return a, b
 
@@ -53,19 +71,20 @@ def show_pair(view: data.View, table: pl.DataFrame, a: str, b: str) -> None:
     if a == b:
         st.info("Pick two different players.")
         return
+    ma, mb = escape_md(a), escape_md(b)
     row = table.filter((pl.col("player") == a) & (pl.col("opponent") == b))
     if row.is_empty():
-        st.info(f"{a} and {b} have not finished a game together in the games in view.")
+        st.info(f"{ma} and {mb} have not finished a game together in the games in view.")
     else:
         r = row.row(0, named=True)
         cols = st.columns(4)
         cols[0].metric("Games", r["games"])
-        cols[1].metric(f"{a} won", r["wins"])
+        cols[1].metric(f"{ma} won", r["wins"])
         cols[2].metric("Drawn", r["draws"])
-        cols[3].metric(f"{b} won", r["losses"])
-        st.caption(f"Points: {a} {r['points_for']}, {b} {r['points_against']}.")
+        cols[3].metric(f"{mb} won", r["losses"])
+        st.caption(f"Points: {ma} {r['points_for']}, {mb} {r['points_against']}.")
     both = view.with_filters(replace(view.filters, players=(b,)))
-    st.markdown(f"**Games of {a} and {b}** (newest first; select a row to open it)")
+    st.markdown(f"**Games of {ma} and {mb}** (newest first; select a row to open it)")
     game_table(data.games(both, 200, a), "h2h_games", height=300)
 
 
@@ -76,16 +95,18 @@ def main() -> None:
                "compared by their own two scores.")
     table = data.head_to_head(view)
     if table.is_empty():
-        st.info(data.explain_empty(view) if data.overview(view)["games"] == 0 else
-                "No finished games between two players in view.")
+        if data.overview(view)["games"] == 0:
+            ui.no_games(view, "h2h")
+        else:
+            st.info("No finished games between two players in view.")
         return
     table = with_score_share(table)
-    st.altair_chart(charts.h2h_chart(grid(table)), width="stretch")
+    ui.chart(charts.h2h_chart(grid(table)), "head-to-head")
     st.header("One pairing")
-    a, b = pick_pair(table)
+    a, b = pick_pair(table, view.filters.players)
     show_pair(view, table, a, b)
     with st.expander("All pairings (table)"):
-        st.dataframe(table, hide_index=True, column_config={
+        ui.table(table, "all-pairings", hide_index=True, column_config={
             "points_for": "points", "points_against": "against",
             "score_share": st.column_config.NumberColumn("score", format="percent")})
 

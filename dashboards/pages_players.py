@@ -2,31 +2,42 @@
 
 Bid against prize, how far above or below the prize, the bid's rank in hand against the
 prize's rank among prizes to come, habits with 95% intervals, and play for carried pools.
-The player is kept in the URL (``?profile=NAME``) so the view can be shared.
+The player is kept in the URL (``?profile=NAME``) so the view can be shared; without one
+the page starts from the sidebar's player filter (``?player=NAME``), and follows it when
+it changes.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from dashboards import charts, data
+from dashboards import charts, data, ui
 from dashboards.pages_game import game_table
+from dashboards.text import escape_md
 
 P_PROFILE = "profile"
 
 
 def pick_player(view: data.View) -> str | None:
+    """The player to show: the URL's ``profile``, else the sidebar filter's first player,
+    else the first name; a change of the player filter moves the pick to its player."""
     names = data.players(view)
     if not names:
         return None
+    state = st.session_state
     wanted = st.query_params.get(P_PROFILE)
-    if wanted in names and st.session_state.get("profile_url") != wanted:
-        st.session_state["profile_pick"] = wanted
-    if st.session_state.get("profile_pick") not in names:
-        st.session_state["profile_pick"] = names[0]
+    filtered = [name for name in view.filters.players if name in names]
+    if wanted in names and state.get("profile_url") != wanted:
+        state["profile_pick"] = wanted
+    elif filtered and state.get("profile_filter") != filtered \
+            and state.get("profile_pick") not in filtered:
+        state["profile_pick"] = filtered[0]
+    if state.get("profile_pick") not in names:
+        state["profile_pick"] = filtered[0] if filtered else names[0]
+    state["profile_filter"] = filtered
     player = st.selectbox("Player", names, key="profile_pick",
                           help="Players of the games the sidebar's filters keep.")
-    st.session_state["profile_url"] = player
+    state["profile_url"] = player
     st.query_params[P_PROFILE] = player
     return player
 
@@ -34,23 +45,26 @@ def pick_player(view: data.View) -> str | None:
 def show_bids(view: data.View, player: str, frames: data.Bidding) -> None:
     heat = frames.heatmap
     bids = int(heat["count"].sum())
-    st.caption(f"{bids} bids by {player} in the games in view ({view.filters.describe()}).")
+    st.caption(f"{bids} bids by {escape_md(player)} in the games in view "
+               f"({escape_md(view.filters.describe())}).")
     left, right = st.columns(2)
-    left.altair_chart(charts.bid_heatmap_chart(heat, player), width="stretch")
-    right.altair_chart(charts.bid_minus_prize_chart(frames.minus_prize, player),
-                       width="stretch")
+    ui.chart(charts.bid_heatmap_chart(heat, player), "bids-by-prize", where=left)
+    ui.chart(charts.bid_minus_prize_chart(frames.minus_prize, player), "bid-minus-prize",
+             where=right)
     st.header("Relative to what is left")
     st.caption("A 10 is a high bid early but may be the lowest card left late in the game. "
                "Here both the bid and the prize are ranked against what was still to play: "
                "the bid among the cards in hand, the prize among the prizes not yet shown. "
-               "Forced last bids are left out.")
+               "Forced last bids are left out. The habits are set against uniform play: a "
+               "bidder who picks any card in hand at random follows each habit 1 time in h "
+               "with h cards in hand (the grey tick).")
     relative = frames.relative
     left, right = st.columns(2)
     if relative.is_empty():
         left.info("No unforced bids in view.")
     else:
-        left.altair_chart(charts.relative_bids_chart(relative, player), width="stretch")
-    right.altair_chart(charts.habits_chart(frames.habits, player), width="stretch")
+        ui.chart(charts.relative_bids_chart(relative, player), "relative-bids", where=left)
+    ui.chart(charts.habits_chart(frames.habits, player), "habits", where=right)
 
 
 def show_carry(player: str, frames: data.Bidding) -> None:
@@ -59,8 +73,9 @@ def show_carry(player: str, frames: data.Bidding) -> None:
                "carry-rule games build pools; an interval from a few bids is wide.")
     effect = frames.carry
     left, right = st.columns([2, 3])
-    left.altair_chart(charts.carry_effect_chart(effect, player), width="stretch")
-    right.dataframe(effect, hide_index=True, column_config={
+    ui.chart(charts.carry_effect_chart(effect, player), "carry-effect", where=left)
+    ui.table(effect, "carry-effect", where=right, hide_index=True, placeholder="",
+             column_config={
         "n": "bids", "mean_bid": st.column_config.NumberColumn("mean bid", format="%.2f"),
         "mean_bid_minus_prize": st.column_config.NumberColumn("mean bid - prize",
                                                               format="%+.2f"),
@@ -77,15 +92,15 @@ def main() -> None:
     st.caption("One player's bidding tendencies in the games the sidebar's filters keep.")
     player = pick_player(view)
     if player is None:
-        st.info(data.explain_empty(view))
+        ui.no_games(view, "players")
         return
     frames = data.bidding(view, player)
     if frames.heatmap.is_empty():
-        st.info(f"{player} has no bids in the games the filters keep.")
+        st.info(f"{escape_md(player)} has no bids in the games the filters keep.")
     else:
         show_bids(view, player, frames)
         show_carry(player, frames)
-    st.header(f"{player}'s games")
+    st.header(f"{escape_md(player)}'s games")
     st.caption("Newest first. Select a row to open the game round by round.")
     game_table(data.games(view, 200, player), "player_games", height=300)
 

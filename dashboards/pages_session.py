@@ -1,18 +1,31 @@
 """Session: who won an evening (standings, matches), its biggest pools and notable games.
 
-Pick the evening with the sidebar's Event and Dates filters.
+The page opens on the latest evening in view (the newest date and event the sidebar's
+filters keep, :func:`gops_records.analytics.evenings`) with a one-line callout of who won
+it; the *Evening* picker goes back to an earlier evening or widens to all evenings in
+view (``?evening=all``; another evening is ``?evening=2026-03-03 · Tuesday club``).
 """
 
 from __future__ import annotations
 
+import datetime as dt
+
 import polars as pl
 import streamlit as st
 
-from dashboards import charts, data
+from dashboards import charts, data, printable, ui
 from dashboards.pages_game import game_table
+from dashboards.text import escape_md
+from gops_records.analytics import evening_filters
 
+P_EVENING = "evening"
+ALL_EVENINGS = "all"
+EVENINGS_LISTED = 200  # the picker offers this many newest evenings
 NOTABLE_FROM = 500  # notable games are picked among this many newest games
 MATCHES_SHOWN = 200  # at most this many matches (the newest) are listed
+#: Column widths of the standings, in pixels: together they fit a 390 px phone screen.
+STANDINGS_WIDTHS = {"player": 106, "wins": 30, "draws": 30, "losses": 30, "point_diff": 42,
+                    "win_rate_ci": 100}
 
 
 def margins(games: pl.DataFrame) -> pl.DataFrame:
@@ -25,27 +38,153 @@ def margins(games: pl.DataFrame) -> pl.DataFrame:
         scores.list.sum().alias("points"))
 
 
-def show_standings(view: data.View) -> None:
-    table = data.standings(view)
+# -- which evening ----------------------------------------------------------------------------
+
+def evening_label(date: dt.date, event: str | None) -> str:
+    """How an evening is named in the picker and in the URL: ``2026-03-06 · Friday cup``."""
+    return f"{date.isoformat()} · {event if event is not None else 'no event'}"
+
+
+def pick_evening(view: data.View) -> tuple[data.View, str | None]:
+    """The view narrowed to the evening picked (the latest by default), and its name (None:
+    all evenings in view)."""
+    listed = data.evenings(view, EVENINGS_LISTED)
+    if listed.is_empty():  # only undated games: no evening to pick
+        return view, None
+    rows = {evening_label(r["date"], r["event"]): r for r in listed.iter_rows(named=True)}
+    labels = [*rows, ALL_EVENINGS]
+    latest = labels[0]
+    state = st.session_state
+    wanted = st.query_params.get(P_EVENING)
+    if wanted is not None and wanted not in labels:
+        st.warning(f"The link's evening {escape_md(wanted)} is not among the evenings in "
+                   "view; the latest one shows.")
+        wanted = None
+    if wanted is not None and state.get("evening_url") != wanted:
+        state["evening_pick"] = wanted
+        state["evening_latest"] = wanted == latest
+    elif state.get("evening_pick") not in labels or state.get("evening_latest", True):
+        state["evening_pick"] = latest  # follow the latest evening as the filters change
+
+    def describe(label: str) -> str:
+        if label == ALL_EVENINGS:
+            more = "+" if len(rows) >= EVENINGS_LISTED else ""
+            return f"All evenings in view ({len(rows)}{more})"
+        games = rows[label]["games"]
+        return f"{label}{' (latest)' if label == latest else ''} · {games} games"
+
+    state["evening_latest_label"] = latest
+    choice = st.selectbox("Evening", labels, key="evening_pick", format_func=describe,
+                          on_change=_picked_evening,
+                          help="The page opens on the latest evening the filters keep; pick "
+                               "an earlier one, or all of them.")
+    state["evening_url"] = None if choice == latest else choice
+    if choice == latest:
+        st.query_params.pop(P_EVENING, None)
+    else:
+        st.query_params[P_EVENING] = choice
+    if choice == ALL_EVENINGS:
+        return view, None
+    row = rows[choice]
+    return view.with_filters(evening_filters(view.filters, row["date"], row["event"])), choice
+
+
+def _picked_evening() -> None:
+    """The user picked an evening: follow the latest one only if that is what they picked."""
+    state = st.session_state
+    state["evening_latest"] = state["evening_pick"] == state.get("evening_latest_label")
+
+
+# -- tonight's winners ------------------------------------------------------------------------
+
+def leaders(table: pl.DataFrame) -> pl.DataFrame:
+    """The rows that share the top of the standings (score wins + draws/2, then point
+    difference, as the standings are ordered)."""
+    score = pl.col("wins") + pl.col("draws") / 2
+    top = table.row(0, named=True)
+    return table.filter((score == top["wins"] + top["draws"] / 2)
+                        & (pl.col("point_diff") == top["point_diff"]))
+
+
+def best_of_results(matches: pl.DataFrame) -> list[str]:
+    """'Alice-Bruno: Alice, 2 of 3 games' per match (newest first), plain text."""
+    out = []
+    for m in matches.partition_by("event", "date", "match", maintain_order=True):
+        first = m.row(0, named=True)
+        winner = first["best_of_winner"]
+        if winner is None:
+            out.append(f"{first['match']}: shared, {first['match_games']} games")
+        else:
+            wins = m.filter(pl.col("player") == winner)["game_wins"][0]
+            out.append(f"{first['match']}: {winner}, {wins} of {first['match_games']} games")
+    return out
+
+
+def winners_line(table: pl.DataFrame, matches: pl.DataFrame) -> str:
+    """Who won, in plain text: 'Alice won 2 of 3 games (22 points, +4); best of: ...'."""
+    top = leaders(table)
+    parts = []
+    for r in top.iter_rows(named=True):
+        draws = f", {r['draws']} drawn" if r["draws"] else ""
+        parts.append(f"{r['player']} won {r['wins']} of {r['games']} games{draws} "
+                     f"({r['points_for']} points, {r['point_diff']:+d})")
+    line = (" and ".join(parts) + (" — a shared lead" if top.height > 1 else ""))
+    best = best_of_results(matches)
+    if best:
+        line += "; best of: " + "; ".join(best)
+    return line
+
+
+def show_callout(evening: str, table: pl.DataFrame, matches: pl.DataFrame) -> None:
+    if table.is_empty():
+        st.info(f"**{escape_md(evening)}**: no game of this evening is finished yet.")
+        return
+    st.success(f"**{escape_md(evening)}**: {escape_md(winners_line(table, matches))}",
+               icon=":material/trophy:")
+
+
+# -- tables -------------------------------------------------------------------------------------
+
+def standings_display(table: pl.DataFrame) -> pl.DataFrame:
+    """The standings as the page shows them: narrow columns, the win rate and its 95%
+    interval in one (the CSV keeps every column)."""
+    pct = [(pl.col(c) * 100).round(0).cast(pl.Int64).cast(pl.String)
+           for c in ("win_rate", "ci_low", "ci_high")]
+    return table.select(
+        "player", "wins", "draws", "losses", "point_diff",
+        pl.concat_str(pct[0], pl.lit("% ("), pct[1], pl.lit("–"), pct[2], pl.lit("%)"))
+        .alias("win_rate_ci"))
+
+
+def show_standings(table: pl.DataFrame) -> None:
     st.header("Standings")
     st.caption("Finished games only, best first (wins plus half the draws, then point "
-               "difference). *against* is the best opponent's score in each game; the win "
-               "rate's 95% interval shows how much a handful of games can tell.")
+               "difference: points minus the best opponent's in each game). The win rate's "
+               "95% interval shows how much a handful of games can tell. The CSV has every "
+               "column.")
     if table.is_empty():
         st.info("None of these games is finished yet, so nobody has won or lost.")
         return
+    w = STANDINGS_WIDTHS
     left, right = st.columns([3, 2])
-    left.dataframe(table, hide_index=True, column_config={
-        "points_for": "points", "points_against": "against", "point_diff": "difference",
-        "win_rate": st.column_config.NumberColumn("win rate", format="percent"),
-        "ci_low": st.column_config.NumberColumn("95% CI low", format="percent"),
-        "ci_high": st.column_config.NumberColumn("95% CI high", format="percent")})
-    right.altair_chart(charts.standings_chart(table.head(30)), width="stretch")
+    ui.table(standings_display(table), "standings", where=left, csv=table, hide_index=True,
+             height="content", column_config={
+                 "player": st.column_config.TextColumn("player", width=w["player"],
+                                                       pinned=True),
+                 "wins": st.column_config.NumberColumn("W", width=w["wins"], help="wins"),
+                 "draws": st.column_config.NumberColumn("D", width=w["draws"], help="draws"),
+                 "losses": st.column_config.NumberColumn("L", width=w["losses"],
+                                                         help="losses"),
+                 "point_diff": st.column_config.NumberColumn(
+                     "±", width=w["point_diff"], format="%+d",
+                     help="points minus the best opponent's, over the games"),
+                 "win_rate_ci": st.column_config.TextColumn(
+                     "win rate (95%)", width=w["win_rate_ci"],
+                     help="share of games won, and its 95% interval")})
+    ui.chart(charts.standings_chart(table.head(30)), "standings", where=right)
 
 
-def show_matches(view: data.View) -> None:
-    # One more than is shown, to know whether any were left out.
-    results = data.match_results(view, MATCHES_SHOWN + 1)
+def show_matches(results: pl.DataFrame, one_evening: bool) -> None:
     if results.is_empty():
         return
     # Rows come match by match, newest match first: number the matches in that order.
@@ -56,9 +195,11 @@ def show_matches(view: data.View) -> None:
                "won. A blank winner means a shared lead. Newest first.")
     if results.select(number.max()).item() >= MATCHES_SHOWN:
         results = results.filter(number < MATCHES_SHOWN)
-        st.caption(f"The {MATCHES_SHOWN} newest matches are shown: pick an event and a date "
-                   "in the sidebar to see every match of an evening.")
-    st.dataframe(results, hide_index=True, column_config={
+        st.caption(f"The {MATCHES_SHOWN} newest matches are shown: pick an evening to see "
+                   "every match of it.")
+    shown = results.drop("event", "date") if one_evening else results
+    ui.table(shown, "matches", csv=results, hide_index=True, placeholder="",
+             column_config={
         "date": st.column_config.DateColumn("date", format="YYYY-MM-DD"),
         "total_points": "total points", "game_wins": "games won",
         "cumulative_rank": "rank by points", "best_of_winner": "best-of winner",
@@ -96,15 +237,7 @@ def show_notable(view: data.View) -> None:
                    "session_close", columns=shown)
 
 
-def main() -> None:
-    view = data.current_view()
-    st.title("Session results")
-    st.caption(f"Results of the games in view: {view.filters.describe()}. "
-               "Pick an evening with the Event and Dates filters in the sidebar.")
-    ov = data.overview(view)
-    if ov["games"] == 0:
-        st.info(data.explain_empty(view))
-        return
+def show_overview(ov: dict) -> None:
     cols = st.columns(5)
     cols[0].metric("Games", ov["games"], help="Games that match the filters")
     cols[1].metric("Finished", ov["finished"])
@@ -114,10 +247,30 @@ def main() -> None:
     dates = (str(ov["first_date"]) if one_day else
              f"{ov['first_date'] or 'undated'} to {ov['last_date'] or 'undated'}")
     cols[4].metric("Events", ov["events"], help=f"Dates: {dates}")
-    show_standings(view)
-    show_matches(view)
-    show_pools(view)
-    show_notable(view)
+
+
+def main() -> None:
+    view = data.current_view()
+    st.title("Session results")
+    if data.overview(view)["games"] == 0:
+        ui.no_games(view, "session")
+        return
+    shown, evening = pick_evening(view)
+    st.caption(f"Results of the games in view: {escape_md(shown.filters.describe())}.")
+    table = data.standings(shown)
+    results = data.match_results(shown, MATCHES_SHOWN + 1)  # one more: were any left out?
+    if evening is not None:
+        show_callout(evening, table, results)
+        ui.download("Printable results (HTML)",
+                    lambda: printable.session_page(evening, winners_line(table, results)
+                                                   if not table.is_empty() else "",
+                                                   table, results).encode("utf-8"),
+                    f"gops-{ui.slug(evening)}.html", "text/html", "printable_session")
+    show_overview(data.overview(shown))
+    show_standings(table)
+    show_matches(results, one_evening=evening is not None)
+    show_pools(shown)
+    show_notable(shown)
 
 
 if __name__ == "__main__":

@@ -101,3 +101,26 @@ def build_scout_db(tmp: Path) -> Path:
     summary = import_paths([folder], db)
     assert summary.games_new == GAMES + SCOUT_GAMES, summary.as_dict()
     return db
+
+
+#: Names, tags and a comment written to break out of Markdown, one evening after Friday.
+EVIL_LINK = "http://evil.example"
+HOSTILE_PLAYER = f"**x** [link]({EVIL_LINK})"
+HOSTILE_EVENT = "Evil `code` night"
+HOSTILE = f"""\
+[Event "{HOSTILE_EVENT}"] [Date "2026.03.09"] [Match "**m** [m]({EVIL_LINK})"]
+[A "{HOSTILE_PLAYER}"] [B "Bob :red[red] $x$"] [Cards "3"] [TieRule "carry"]
+[Site "<b>bold</b> {EVIL_LINK}"]
+1. 3♦ 3♣ 2♠ {{a **comment** [c]({EVIL_LINK})}}  2. 2♦ A♣ 3♠  3. A♦ 2♣ A♠
+4-2
+"""
+
+
+def build_hostile_db(tmp: Path) -> Path:
+    """The club records plus one game whose names and tags are hostile Markdown."""
+    folder = write_records(tmp / "records")
+    (folder / "hostile.gops").write_text(HOSTILE, encoding="utf-8")
+    db = tmp / "hostile.duckdb"
+    summary = import_paths([folder], db)
+    assert summary.games_new == GAMES + 1, summary.as_dict()
+    return db

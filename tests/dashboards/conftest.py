@@ -1,12 +1,12 @@
 """Fixtures of the dashboard tests: the hand-written club database (alone, and with
-simulated games for the Scout page), an empty one."""
+simulated games for the Scout page, with a game of hostile names), an empty one."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from club_fixture import build_club_db, build_scout_db
+from club_fixture import build_club_db, build_hostile_db, build_scout_db
 
 from gops_records.importer import import_paths
 
@@ -19,6 +19,11 @@ def club_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def scout_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_scout_db(tmp_path_factory.mktemp("scout"))
+
+
+@pytest.fixture(scope="session")
+def hostile_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_hostile_db(tmp_path_factory.mktemp("hostile"))
 
 
 @pytest.fixture

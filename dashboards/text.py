@@ -1,0 +1,29 @@
+"""Untrusted text on the dashboard: names, tag values and ids shown as they are, never as Markdown.
+
+Streamlit renders Markdown in headers, captions, info boxes, metric labels and help
+tooltips. Player names, events, tag values and a ``game_id`` typed into the URL come from
+records or links anyone can write, so every one of them goes through :func:`escape_md`
+before it is put into such text (plain-text elements, tables and chart titles need no
+escaping).
+"""
+
+from __future__ import annotations
+
+import string
+
+#: CommonMark lets a backslash escape any ASCII punctuation character.
+_PUNCTUATION = frozenset(string.punctuation)
+
+
+def escape_md(text: object) -> str:
+    """``text`` as Markdown that shows it as is (``None``: an empty string).
+
+    Every ASCII punctuation character is backslash-escaped, so no emphasis, link, code
+    span, Streamlit directive (``:red[...]``, ``:material/x:``) or formula (``$...$``) can
+    start inside it and a bare address is not made a link; line breaks become spaces, so
+    it cannot open a new block (a heading, a list).
+    """
+    if text is None:
+        return ""
+    flat = " ".join(str(text).splitlines())
+    return "".join(f"\\{c}" if c in _PUNCTUATION else c for c in flat)

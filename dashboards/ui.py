@@ -1,0 +1,84 @@
+"""Building blocks the pages share: tables and charts with their downloads, and what a page
+says when the filters keep no game (with a button that clears them).
+
+Every table shown with :func:`table` has a *CSV* button beside it and every chart shown
+with :func:`chart` *PNG* and *SVG* buttons, rendered here on the server (vl-convert, no
+network). The files are made only when a button is pressed (Streamlit calls the function
+given as the download's data then), so a page costs nothing more to draw.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import altair as alt
+import polars as pl
+import streamlit as st
+
+from dashboards import charts, data
+
+#: Session-state keys of the sidebar widgets.
+K_EVENTS, K_MATCHES, K_DATES, K_PLAYERS = "f_events", "f_matches", "f_dates", "f_players"
+K_TIE_RULE, K_N_PLAYERS, K_FINISHED = "f_tie_rule", "f_n_players", "f_finished"
+WIDGET_KEYS = (K_EVENTS, K_MATCHES, K_DATES, K_PLAYERS, K_TIE_RULE, K_N_PLAYERS, K_FINISHED)
+ANY = "any"
+
+
+def clear_filters() -> None:
+    """Reset every sidebar filter (a button callback: runs before the next script run)."""
+    for key in (K_EVENTS, K_MATCHES, K_PLAYERS):
+        st.session_state[key] = []
+    st.session_state[K_DATES] = ()
+    st.session_state[K_TIE_RULE] = ANY
+    st.session_state[K_N_PLAYERS] = ANY
+    st.session_state[K_FINISHED] = False
+
+
+def no_games(view: data.View, key: str) -> None:
+    """Say why no game shows, with a *Clear filters* button when filters are to blame."""
+    st.info(data.explain_empty(view))
+    if not view.filters.is_empty:
+        st.button("Clear filters", key=f"clear_{key}", on_click=clear_filters,
+                  icon=":material/filter_alt_off:", type="primary")
+
+
+def slug(name: str) -> str:
+    """A file name made of ``name``: lower case letters, digits and dashes."""
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "table"
+
+
+def csv_bytes(df: pl.DataFrame) -> bytes:
+    """The frame as CSV (UTF-8 with a byte-order mark, so spreadsheets read names right)."""
+    return ("\ufeff" + df.write_csv()).encode("utf-8")
+
+
+def download(label: str, make: Callable[[], bytes], file_name: str, mime: str, key: str,
+             where=None) -> None:
+    """A download button whose file is made only when pressed."""
+    (where or st).download_button(label, data=make, file_name=file_name, mime=mime, key=key,
+                                  on_click="ignore", icon=":material/download:",
+                                  type="tertiary")
+
+
+def table(df: pl.DataFrame, name: str, *, where=None, csv: pl.DataFrame | None = None,
+          **kwargs):
+    """``st.dataframe(df, **kwargs)`` and a CSV download of it (of ``csv`` if given: the
+    whole frame behind a shortened display). Returns what st.dataframe returns."""
+    where = where or st
+    shown = where.dataframe(df, **kwargs)
+    whole = df if csv is None else csv
+    download("CSV", lambda: csv_bytes(whole), f"{slug(name)}.csv", "text/csv",
+             f"csv_{slug(name)}", where)
+    return shown
+
+
+def chart(figure: alt.TopLevelMixin, name: str, *, where=None) -> None:
+    """The chart, then PNG and SVG downloads of it."""
+    where = where or st
+    where.altair_chart(figure, width="stretch")
+    row = where.container(horizontal=True, gap="small")
+    download("PNG", lambda: charts.to_png(figure), f"{slug(name)}.png", "image/png",
+             f"png_{slug(name)}", row)
+    download("SVG", lambda: charts.to_svg(figure), f"{slug(name)}.svg", "image/svg+xml",
+             f"svg_{slug(name)}", row)
