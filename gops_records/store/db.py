@@ -224,7 +224,8 @@ def _open(db: Path, read_only: bool, timeout: float,
                 return opener()
             except (duckdb.IOException, duckdb.ConnectionException) as exc:
                 if not _is_lock_error(exc):
-                    raise DatabaseUnusable(f"cannot use the database {db}: {exc}") from exc
+                    raise DatabaseUnusable(f"cannot use the database {db}: {exc}"
+                                           + _advice(str(exc), read_only)) from exc
                 if time.monotonic() >= deadline:
                     who = "an import (a writer)" if read_only else "another process"
                     raise DatabaseLocked(
@@ -238,6 +239,15 @@ def _open(db: Path, read_only: bool, timeout: float,
         if request is not None:
             with contextlib.suppress(OSError):  # e.g. a read-only folder: the real error wins
                 request.unlink(missing_ok=True)
+
+
+def _advice(error: str, read_only: bool) -> str:
+    """What to do about an open that failed for want of permission."""
+    if read_only or not ("Read-only file system" in error or "Permission denied" in error):
+        return ""
+    return (". Importing writes the database file and its folder: give --db a file in a "
+            "folder you can write (read-only commands such as gops export can still read "
+            "this one)")
 
 
 #: How long a write request stays in force after the writer last renewed it (a writer
