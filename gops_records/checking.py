@@ -5,6 +5,11 @@ each window gives a frame of verdicts, one row per game, whose columns are the k
 ``gops validate --json`` (:data:`VERDICT_COLUMNS`, a contract with users' scripts), and,
 for the readable report, each problem as ``file:line:col: code: message`` with the
 offending line and a caret under the column.
+
+Round logs (CSV, JSON Lines) are read by the importer's own reading
+(:func:`gops_records.roundlogs.round_log_games`), so ``gops validate`` says of them
+exactly what ``gops import`` stores; a round log that cannot be read at all is one
+invalid record (``game`` null), as it is one reject.
 """
 
 from __future__ import annotations
@@ -16,8 +21,10 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from gops_records.notation.model import Problem
 from gops_records.replay.chunks import CHUNK_BYTES, read_file, record_body
-from gops_records.replay.frames import ChunkGames, LongGame
+from gops_records.replay.frames import ChunkGames, LongGame, errors_column
+from gops_records.roundlogs import RoundLogError, round_log_games, round_log_kind
 
 #: The keys of every object ``gops validate --json`` prints, in order.
 VERDICT_COLUMNS = ("source", "game", "line", "players", "valid", "finished", "rounds",
@@ -65,16 +72,29 @@ def _finish(games: ChunkGames, readable: bool) -> Checked:
     report: list[str] = []
     if readable and len(games.invalid_games):
         problems = games.problems(games.invalid_games)
-        text_of_line = _line_reader(games)
-        for g in games.invalid_games.tolist():
-            for p in problems[g]:
-                report.append(f"{games.source}:{p.line}:{p.column}: {p.code}: {p.message}")
-                source = text_of_line(p.line)
-                if source is not None and 1 <= p.column <= len(source) + 1:
-                    shown, column = echo(source, p.column)
-                    report.append("    " + shown)
-                    report.append("    " + " " * (column - 1) + "^")
+        report = problem_lines(games.source, [p for g in games.invalid_games.tolist()
+                                              for p in problems[g]], _line_reader(games))
     return Checked(verdicts, report)
+
+
+def problem_lines(source: str, problems: list[Problem], text_of_line, caret: bool = True,
+                  ) -> list[str]:
+    """Each problem as ``file:line:col: code: message``, then the line it points at (from
+    ``text_of_line``, when it gives one) with a caret under the column (``caret``: the
+    column counts characters, as in ``.gops``; a round log's counts fields)."""
+    report = []
+    for p in problems:
+        report.append(f"{source}:{p.line}:{p.column}: {p.code}: {p.message}")
+        text = text_of_line(p.line)
+        if text is None:
+            continue
+        if not caret:
+            report.append("    " + echo(text, 1)[0])
+        elif 1 <= p.column <= len(text) + 1:
+            shown, column = echo(text, p.column)
+            report.append("    " + shown)
+            report.append("    " + " " * (column - 1) + "^")
+    return report
 
 
 def _line_reader(games: ChunkGames):
@@ -99,6 +119,58 @@ def _line_reader(games: ChunkGames):
         return raw.decode("utf-8", "replace").rstrip("\r\n")
 
     return text
+
+
+def check_source(data: bytes, source: str, encoding: str = "utf-8", *,
+                 readable: bool = False, workers: int | None = None) -> Iterator[Checked]:
+    """Every record of a file's bytes, as ``gops import`` reads the file: a round log
+    when ``source`` names one (.csv, .jsonl, .ndjson), else ``.gops`` records. Raises
+    DecodeError on bytes that are not text in ``encoding``."""
+    kind = round_log_kind(source)
+    if kind is None:
+        yield from check_bytes(data, source, encoding, readable=readable, workers=workers)
+    else:
+        yield from check_round_log(data, source, kind, encoding, readable=readable)
+
+
+def check_round_log(data: bytes, source: str, kind: str, encoding: str = "utf-8", *,
+                    readable: bool = False) -> Iterator[Checked]:
+    """A round log's games (``kind`` 'csv' or 'jsonl'), through the importer's reading;
+    a file that is not a round log at all gives one invalid record. Raises DecodeError."""
+    try:
+        games = round_log_games(data, kind, source, encoding)
+    except RoundLogError as exc:
+        problem = Problem(exc.code, str(exc), exc.line, 1)
+        yield Checked(whole_file_verdict(source, problem),
+                      problem_lines(source, [problem], lambda n: None) if readable else [])
+        return
+    if games is None:
+        return
+    lines = data.decode(encoding, "replace").lstrip("\ufeff").split("\n")
+
+    def text_of_line(n: int) -> str | None:
+        return lines[n - 1].rstrip("\r") if 1 <= n <= len(lines) else None
+
+    checked = _finish(games, readable=False)
+    if readable and len(games.invalid_games):
+        problems = games.problems(games.invalid_games)
+        checked.report = problem_lines(source, [p for g in games.invalid_games.tolist()
+                                                for p in problems[g]], text_of_line,
+                                       caret=False)
+    yield checked
+
+
+def whole_file_verdict(source: str, problem: Problem) -> pl.DataFrame:
+    """The verdict row of a file that could not be read as records at all: one invalid
+    record with no game number (as its reject has no ``source_game``)."""
+    return pl.DataFrame({
+        "source": [source], "game": pl.Series([None], dtype=pl.Int64),
+        "line": [problem.line], "players": pl.Series([[]], dtype=pl.List(pl.String)),
+        "valid": [False], "finished": [False], "rounds": [0],
+        "scores": pl.Series([[]], dtype=pl.List(pl.Int64)),
+        "unclaimed": pl.Series([None], dtype=pl.Int64),
+        "winner": pl.Series([None], dtype=pl.String), "errors": errors_column([[problem]]),
+    }).cast({"line": pl.Int64, "rounds": pl.Int64})
 
 
 def check_bytes(data: bytes, source: str, encoding: str = "utf-8", *,

@@ -7,35 +7,69 @@ game of the event), ``match``, ``tie_rule``, ``cards``, ``prize_order`` and ``co
 are optional. Cards are numbers 1-13 or ranks
 (A, 2..10, J, Q, K; a trailing suit letter or symbol is ignored).
 
+A CSV file may separate its fields with commas, semicolons (what spreadsheets write in
+many locales) or tabs: the separator that makes the most known column names of the
+header row is used. A header that lacks a required column is refused with the header
+found and the near matches (``Bid A`` for ``bid_a``); a column named twice is refused too.
+In JSON Lines, a value of the wrong type (a list, ``true``, a number for a name, a null
+``game``) or a key given twice is a problem of its row's game.
+
 Each game's rows become a :class:`GameRecord`, so round logs are validated by exactly
-the same replay as .gops records.
+the same replay as .gops records (:func:`round_log_games`, used by both ``gops import``
+and ``gops validate``).
 """
 
 from __future__ import annotations
 
 import csv
+import difflib
 import io
 import json
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 
 from gops_records.cards import SEATS, SUIT_BY_TEXT, parse_rank
 from gops_records.errors import GopsError
 from gops_records.notation.model import CardToken, GameRecord, Problem, RoundRecord, Span
+from gops_records.replay.tags import date_problem
 
 REQUIRED = ("game", "round", "prize", "bid_a", "bid_b")
 OPTIONAL = ("bid_c", "bid_d", "player_a", "player_b", "player_c", "player_d", "event", "site",
             "date", "event_round", "match", "tie_rule", "cards", "prize_order", "comment")
 COLUMNS = REQUIRED + OPTIONAL
+#: Columns whose JSON value must be text (a number there is a problem: names are text).
+TEXT_COLUMNS = ("player_a", "player_b", "player_c", "player_d", "event", "site", "date",
+                "tie_rule", "prize_order", "comment")
+#: Field separators a CSV round log may use, the first preferred on a tie.
+DELIMITERS = (",", ";", "\t")
+#: File suffixes read as round logs, and their kind.
+ROUND_LOG_KINDS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
+#: No round log row needs a longer line; a round log with one is damaged and is refused
+#: whole (the CSV and JSON readers would hold it all). ``.gops`` records have no such
+#: limit: their reader takes any layout in time linear in its size.
+MAX_LINE_BYTES = 1 << 20
 _TAG_OF = {"event": "Event", "site": "Site", "date": "Date", "event_round": "Round",
            "match": "Match", "tie_rule": "TieRule", "cards": "Cards",
            "prize_order": "PrizeOrder"}
 SEAT_LETTERS = "abcd"
+_DATE_FORMAT = "is not YYYY.MM.DD (write ?? for unknown parts)"
 
 
 class RoundLogError(GopsError, ValueError):
-    """A round log that cannot be read at all (a required column is missing, bad CSV)."""
+    """A round log that cannot be read at all (a required column is missing, bad CSV);
+    ``line`` is where the reading stopped."""
 
     code = "round-log"
+
+    def __init__(self, message: str, line: int = 1) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+class LineTooLong(RoundLogError):
+    """A round log with a line longer than :data:`MAX_LINE_BYTES`."""
+
+    code = "line-too-long"
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +86,31 @@ class _Row:
     line: int  # the row's first line (a quoted field may hold line breaks)
     text: str  # the row exactly as written, line ends included
     values: dict[str, str]
-    problem: str | None = None  # e.g. a row cut short: reported on the row's game
+    #: what is wrong with the row itself, as (message, column name or None), e.g. a row
+    #: cut short or a JSON value of the wrong type: reported on the row's game
+    problems: tuple[tuple[str, str | None], ...] = field(default=())
+
+
+def round_log_kind(name: str) -> str | None:
+    """'csv' or 'jsonl' for a file name a round log may have, else None (a .gops file)."""
+    dot = name.rfind(".")
+    return ROUND_LOG_KINDS.get(name[dot:].lower()) if dot >= 0 else None
+
+
+def find_long_line(data: bytes, limit: int = MAX_LINE_BYTES) -> tuple[int, int] | None:
+    """(line number, length in bytes) of the first line longer than ``limit``, else None.
+
+    Jumps from the last line break in each window of ``limit + 1`` bytes to the next, so
+    a normal file costs about one ``rfind`` per ``limit`` bytes.
+    """
+    pos, size = 0, len(data)
+    while size - pos > limit:
+        cut = data.rfind(b"\n", pos, pos + limit + 1)
+        if cut < 0:
+            end = data.find(b"\n", pos)
+            return data.count(b"\n", 0, pos) + 1, (size if end < 0 else end) - pos
+        pos = cut + 1
+    return None
 
 
 def _card(value: str, line: int, column: int, what: str,
@@ -64,7 +122,7 @@ def _card(value: str, line: int, column: int, what: str,
     if rank is None:
         problems.append(Problem("syntax", f"{what} {value!r} is not a card: write 1-13 or "
                                 "A, 2-10, J, Q, K", line, column, round_no))
-        rank = 0
+        rank = 0  # kept in its place, unread: the replay reports nothing more about it
     return CardToken(rank, None, Span(line, column, 0, 0))
 
 
@@ -73,31 +131,126 @@ def _lines(text: str) -> list[str]:
     return io.StringIO(text).readlines()
 
 
+def _name(cell: str) -> str:
+    return cell.strip().lstrip("\ufeff").strip().lower()
+
+
+def _normal(name: str) -> str:
+    """A header name as a column name might be meant: ``Bid A`` -> ``bid_a``."""
+    return re.sub(r"[^0-9a-z]+", "_", name.lower()).strip("_")
+
+
+def delimiter_of(header_line: str) -> str:
+    """The field separator of a CSV header row: the one of :data:`DELIMITERS` that makes
+    the most known column names (near spellings such as ``Bid A`` count), then the most
+    fields; a comma when none does better."""
+    def score(d: str) -> tuple[int, int]:
+        cells = next(csv.reader([header_line], delimiter=d), [])
+        return sum(_normal(_name(c)) in COLUMNS for c in cells), len(cells)
+
+    return max(DELIMITERS, key=lambda d: (score(d), -DELIMITERS.index(d)))
+
+
+def _check_header(written: list[str], names: list[str]) -> None:
+    """Refuse a header that names a column twice or lacks a required one (RoundLogError)."""
+    seen: dict[str, int] = {}
+    for i, name in enumerate(names, start=1):
+        if name and name in seen:
+            raise RoundLogError(f"column {name!r} appears twice in the header (fields "
+                                f"{seen[name]} and {i}); a round log names each column once")
+        seen.setdefault(name, i)
+    missing = [c for c in REQUIRED if c not in names]
+    if missing:
+        raise RoundLogError(missing_message(missing, written))
+
+
+def missing_message(missing: list[str], written: list[str]) -> str:
+    """What a header lacking ``missing`` is told: the columns found and the near matches."""
+    text = ("missing required column" + ("s " if len(missing) > 1 else " ")
+            + ", ".join(missing) + "; a round log needs " + ", ".join(REQUIRED))
+    shown = [w for w in written if w.strip()]
+    text += (". The header has: " + ", ".join(shown)) if shown else ". The header is empty"
+    free = [w for w in shown if _name(w) not in COLUMNS]
+    hints = []
+    for column in missing:
+        exact = [w for w in free if _normal(_name(w)) == column]
+        close = exact or [w for w in free if _normal(_name(w)) in difflib.get_close_matches(
+            column, [_normal(_name(x)) for x in free], n=1, cutoff=0.7)]
+        if close:
+            hints.append(f"{close[0].strip()!r} -> {column}")
+            free.remove(close[0])
+    if hints:
+        text += "; did you mean " + ", ".join(hints) + "? (rename the header cells)"
+    return text
+
+
 def _rows_from_csv(text: str) -> tuple[list[str], list[_Row]]:
     lines = _lines(text)
+    delimiter = delimiter_of(lines[0]) if lines else ","
     try:
-        reader = csv.reader(io.StringIO(text))
-        header = next(reader, None)
-        if header is None:
+        reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+        written = next(reader, None)
+        if written is None:
             raise RoundLogError("the file is empty: a round log needs a header row with "
                                 "the columns " + ", ".join(REQUIRED))
-        header = [h.strip().lower().lstrip("\ufeff") for h in header]
+        header = [_name(h) for h in written]
+        _check_header(written, header)
         rows = []
         end = reader.line_num
         for record in reader:
             start, end = end, reader.line_num
             if not any(cell.strip() for cell in record):
                 continue
-            problem = None
+            problems = []
             if len(record) != len(header):
-                problem = (f"{len(record)} fields but the header has {len(header)}"
-                           + (" (the row may be cut short)" if len(record) < len(header)
-                              else ""))
-            rows.append(_Row(start + 1, "".join(lines[start:end]),
-                             dict(zip(header, record, strict=False)), problem))
+                problems.append((f"{len(record)} fields but the header has {len(header)}"
+                                 + (" (the row may be cut short)" if len(record) < len(header)
+                                    else ""), None))
+            values = dict(zip(header, record, strict=False))
+            if not values.get("game", "").strip():
+                problems.append(("game is empty: every row needs the game it belongs to",
+                                 "game"))
+            rows.append(_Row(start + 1, "".join(lines[start:end]), values, tuple(problems)))
     except csv.Error as exc:
-        raise RoundLogError(f"not readable as CSV: {exc}") from exc
+        raise RoundLogError(f"not readable as CSV: {exc}", reader.line_num or 1) from exc
     return header, rows
+
+
+class _Object(dict):
+    """A JSON object that remembers the keys given more than once."""
+
+    repeated: list[str]
+
+
+def _object(pairs: list[tuple[str, object]]) -> _Object:
+    obj = _Object()
+    obj.repeated = []
+    for key, value in pairs:
+        if key in obj:
+            obj.repeated.append(key)
+        obj[key] = value
+    return obj
+
+
+def _json_value(key: str, value: object) -> tuple[str, str | None]:
+    """A JSON value as the row's text, and what is wrong with its type (None: nothing)."""
+    if value is None:
+        return "", ("game is null: every row needs the game it belongs to"
+                    if key == "game" else None)
+    if isinstance(value, bool | list | dict):
+        shown = json.dumps(value, ensure_ascii=False)
+        kind = ("true or false" if isinstance(value, bool)
+                else "a list" if isinstance(value, list) else "an object")
+        return shown, (f"{key} is {kind} ({_short(shown)}): a round log's value is text or "
+                       "a number")
+    if isinstance(value, int | float) and key in TEXT_COLUMNS:
+        return str(value), (f"{key} is the number {value}, but it is text: write it in quotes "
+                            f'("{value}") if that is what was meant')
+    return str(value), None
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _rows_from_jsonl(text: str) -> tuple[list[str], list[_Row]]:
@@ -106,34 +259,65 @@ def _rows_from_jsonl(text: str) -> tuple[list[str], list[_Row]]:
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
+            obj = json.loads(line, object_pairs_hook=_object)
         except json.JSONDecodeError as exc:
-            raise RoundLogError(f"line {number}: not a JSON object: {exc.msg}") from exc
+            raise RoundLogError(f"line {number}: not a JSON object: {exc.msg}",
+                                number) from exc
         except RecursionError:  # hostile nesting ({"game": {"game": ... 100,000 deep)
             raise RoundLogError(f"line {number}: not a round: its JSON is nested too deeply "
-                                "(a round log row is one flat object)") from None
+                                "(a round log row is one flat object)", number) from None
         if not isinstance(obj, dict):
-            raise RoundLogError(f"line {number}: expected a JSON object, got {type(obj).__name__}")
-        values = {str(k).strip().lower(): "" if v is None else str(v) for k, v in obj.items()}
+            raise RoundLogError(f"line {number}: expected a JSON object, got "
+                                f"{type(obj).__name__}", number)
+        values: dict[str, str] = {}
+        problems: list[tuple[str, str | None]] = []
+        repeated = list(obj.repeated)
+        for raw_key, value in obj.items():
+            key = str(raw_key).strip().lower()
+            if key in values:
+                repeated.append(key)
+            text, problem = _json_value(key, value) if key in COLUMNS else (
+                "" if value is None else str(value), None)
+            values[key] = text
+            if problem:
+                problems.append((problem, key))
+        for key in dict.fromkeys(repeated):
+            problems.append((f"key {key!r} is given twice in this row; only the last value "
+                             "would count", key.strip().lower()))
+        if "game" not in values:
+            problems.append(("this row has no game: every row needs the game it belongs to",
+                             None))
         header += [k for k in values if k not in header]
-        rows.append(_Row(number, line, values))
+        rows.append(_Row(number, line, values, tuple(problems)))
+    missing = [c for c in REQUIRED if c not in header]
+    if missing:
+        raise RoundLogError(missing_message(missing, header))
     return header, rows
 
 
 def read_round_log(text: str, kind: str) -> list[LoggedGame]:
     """Games in a round log's text; ``kind`` is 'csv' or 'jsonl'. Raises RoundLogError."""
     header, rows = _rows_from_csv(text) if kind == "csv" else _rows_from_jsonl(text)
-    missing = [c for c in REQUIRED if c not in header]
-    if missing:
-        raise RoundLogError("missing required column" + ("s " if len(missing) > 1 else " ")
-                            + ", ".join(missing) + "; a round log needs "
-                            + ", ".join(REQUIRED))
     order = {name: i + 1 for i, name in enumerate(header)}
     groups: dict[str, list[_Row]] = {}
     for row in rows:
         groups.setdefault(row.values.get("game", "").strip(), []).append(row)
     header_line = _lines(text)[0] if kind == "csv" and text else ""
     return [_game(rows, order, header_line) for rows in groups.values()]
+
+
+def _date_tag(value: str, line: int, column: int, problems: list[Problem]) -> str | None:
+    """The Date tag of a round log's ``date`` value, or None (and a problem stated with the
+    round log's own rule, YYYY-MM-DD or YYYY.MM.DD) when it is not a date."""
+    tag = value.replace("-", ".")
+    problem = date_problem(tag)
+    if problem is None:
+        return tag
+    message = (f"date {value!r} is not YYYY-MM-DD or YYYY.MM.DD (a round log's date; write ?? "
+               "for unknown parts)" if problem.endswith(_DATE_FORMAT)
+               else problem.replace(f"Date {tag!r}", f"date {value!r}", 1))
+    problems.append(Problem("tag-value", message, line, column))
+    return None
 
 
 def _game(rows: list[_Row], order: dict[str, int], header_line: str) -> LoggedGame:
@@ -151,13 +335,16 @@ def _game(rows: list[_Row], order: dict[str, int], header_line: str) -> LoggedGa
             tags[SEATS[i]] = SEATS[i]           # the number of players
     for column, tag in _TAG_OF.items():
         value = first.get(column, "").strip()
+        if value and column == "date":
+            value = _date_tag(value, rows[0].line, order[column], problems)
         if value:
-            tags[tag] = value.replace("-", ".") if column == "date" else value
+            tags[tag] = value
     rounds = []
     for number, row in enumerate(sorted(rows, key=lambda r: _round_no(r)), start=1):
         v = row.values
-        if row.problem:
-            problems.append(Problem("syntax", row.problem, row.line, 1, number))
+        for message, column in row.problems:
+            problems.append(Problem("syntax", message, row.line, order.get(column, 1)
+                                    if column else 1, number))
         written = v.get("round", "").strip()
         if written != str(number):
             problems.append(Problem("round-number", f"round {written!r} is round {number} of "
@@ -176,3 +363,32 @@ def _game(rows: list[_Row], order: dict[str, int], header_line: str) -> LoggedGa
 def _round_no(row: _Row) -> int:
     text = row.values.get("round", "").strip()
     return int(text) if text.isdigit() else 10**6 + row.line
+
+
+def round_log_games(data: bytes, kind: str, source: str, encoding: str = "utf-8"):
+    """Every game of a round log file's bytes, replayed: the
+    :class:`~gops_records.replay.frames.ChunkGames` both ``gops import`` (its frames) and
+    ``gops validate`` (its verdicts) read; None when the file holds no rounds.
+
+    Raises :class:`LineTooLong` or :class:`RoundLogError` when the file cannot be read as
+    a round log, and DecodeError when its bytes are not text in ``encoding``.
+    """
+    from gops_records.replay import replay_tokens
+    from gops_records.replay.frames import ChunkGames
+    from gops_records.replay.records import record_tokens
+    from gops_records.sources import decode
+
+    long_line = find_long_line(data)
+    if long_line is not None:
+        line, size = long_line
+        raise LineTooLong(f"{source}: line {line} is {size:,} bytes long (a round log's row "
+                          f"never needs more than {MAX_LINE_BYTES:,}); the file is damaged or "
+                          "not a round log, so it is quarantined whole", line)
+    logged = read_round_log(decode(data, encoding, source), kind)
+    if not logged:
+        return None
+    records = [game.record for game in logged]
+    rep = replay_tokens(record_tokens(records))
+    extra = {i: list(game.record.problems) for i, game in enumerate(logged)
+             if game.record.problems}
+    return ChunkGames(rep, source, raw_texts=[game.raw_text for game in logged], extra=extra)

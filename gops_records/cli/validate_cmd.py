@@ -8,27 +8,31 @@ from typing import Annotated
 
 import typer
 
-from gops_records.checking import check_bytes
+from gops_records.checking import check_source
 from gops_records.cli.app import EXIT_INVALID, EXIT_OK, EXIT_USAGE, app
 from gops_records.errors import GopsError
+from gops_records.importer import IMPORT_SUFFIXES
 from gops_records.sources import find_sources, read_regular_file
 
 EncodingOption = Annotated[str, typer.Option(
-    "--encoding", help="Text encoding of the files (utf-8 with or without BOM by default; "
-    "e.g. latin-1).")]
+    "--encoding", metavar="NAME", help="Text encoding of the files (utf-8 with or without "
+    "BOM by default; e.g. latin-1).")]
 
 
 @app.command("validate")
 def validate(
-    paths: Annotated[list[str], typer.Argument(help="Record files (.gops) or folders.",
-                                               show_default=False)],
+    paths: Annotated[list[str], typer.Argument(
+        metavar="PATH...", show_default=False,
+        help="Files or folders: .gops records, .csv / .jsonl round logs (read as gops "
+             "import reads them).")],
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per game per line.")]
     = False,
     encoding: EncodingOption = "utf-8",
 ) -> None:
     """Check game records by replaying every game through the rules engine.
 
-    Prints each problem as FILE:LINE:COL: CODE: MESSAGE with the offending text. Exit
+    Prints each problem as FILE:LINE:COL: CODE: MESSAGE with the offending text
+    (in a round log, COL counts fields, and the offending row is shown). Exit
     status: 0 when every game is valid, 1 when any is not, 2 for usage errors or
     unreadable files.
 
@@ -40,17 +44,18 @@ def validate(
     games = invalid = files = 0
     unreadable = False
     try:
-        found = list(find_sources(paths))
+        found = list(find_sources(paths, IMPORT_SUFFIXES))
     except GopsError as exc:
         print(f"gops: error: {exc}", file=sys.stderr)
         raise typer.Exit(EXIT_USAGE) from None
     if not found:
-        print("gops: error: no .gops files in " + ", ".join(map(str, paths)), file=sys.stderr)
+        print("gops: error: no record files (" + ", ".join(IMPORT_SUFFIXES) + ") in "
+              + ", ".join(map(str, paths)), file=sys.stderr)
         raise typer.Exit(EXIT_USAGE)
     for source, path in found:
         try:
             data = read_regular_file(path)
-            for checked in check_bytes(data, source, encoding, readable=not as_json):
+            for checked in check_source(data, source, encoding, readable=not as_json):
                 games += checked.games
                 invalid += checked.invalid
                 if as_json:
