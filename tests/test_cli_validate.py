@@ -311,3 +311,55 @@ def test_json_source_keeps_dot_slash_and_folder_spelling(tmp_path, monkeypatch):
     result = CliRunner().invoke(app, ["validate", "--json", "./one.gops", "./club"])
     sources = [json.loads(line)["source"] for line in result.stdout.splitlines()]
     assert sources == ["./one.gops", "./club/two.gops"]
+
+
+# -- round logs are read as gops import reads them -----------------------------------------
+
+
+ROUND_LOG = ("game,round,prize,bid_a,bid_b,player_a,player_b,cards\n"
+             "1,1,2,3,1,Ann,Bob,3\n1,2,3,Z,2,Ann,Bob,3\n1,3,1,2,3,Ann,Bob,3\n"
+             "2,1,2,3,1,Ann,Bob,3\n2,2,3,1,2,Ann,Bob,3\n2,3,1,2,3,Ann,Bob,3\n")
+
+
+def test_a_csv_round_log_is_validated_as_import_reads_it(run, tmp_path):
+    (tmp_path / "club").mkdir()
+    path = tmp_path / "club" / "log.csv"
+    path.write_text(ROUND_LOG)
+    (tmp_path / "club" / "log.jsonl").write_text(
+        '{"game": 7, "round": 1, "prize": 1, "bid_a": 1, "bid_b": 1, "cards": 1}\n')
+    result = run("validate", tmp_path / "club")  # a folder: .csv and .jsonl are found
+    assert result.exit_code == 1
+    # the unreadable card is one problem (no unknown-card for a made-up card 0), with its row
+    assert result.stdout.splitlines() == [
+        f"{path}:3:4: syntax: bid_a 'Z' is not a card: write 1-13 or A, 2-10, J, Q, K",
+        "    1,2,3,Z,2,Ann,Bob,3",
+        "3 games in 2 files: 2 valid, 1 invalid"]
+    objs = json_lines(run("validate", "--json", path).stdout)
+    assert [(o["game"], o["line"], o["valid"], o["players"]) for o in objs] == [
+        (1, 2, False, ["Ann", "Bob"]), (2, 5, True, ["Ann", "Bob"])]
+    assert objs[1]["scores"] == [2, 4] and objs[1]["winner"] == "Bob"
+    assert [e["code"] for e in objs[0]["errors"]] == ["syntax"]
+
+
+def test_validate_and_import_agree_on_a_round_log(run, tmp_path):
+    from gops_records.importer import import_paths
+
+    path = tmp_path / "log.csv"
+    path.write_text(ROUND_LOG)
+    objs = json_lines(run("validate", "--json", path).stdout)
+    summary = import_paths([path], tmp_path / "t.duckdb")
+    assert (summary.games_new, summary.games_rejected) == (
+        sum(o["valid"] for o in objs), sum(not o["valid"] for o in objs))
+
+
+def test_a_file_that_is_not_a_round_log_is_one_invalid_record(run, tmp_path):
+    path = tmp_path / "sheet.csv"
+    path.write_text("Game;Round;Prize;Bid A;Bid B\n1;1;2;3;1\n")
+    result = run("validate", path)
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[0].startswith(
+        f"{path}:1:1: round-log: missing required columns bid_a, bid_b;")
+    assert "did you mean 'Bid A' -> bid_a, 'Bid B' -> bid_b?" in result.stdout
+    (obj,) = json_lines(run("validate", "--json", path).stdout)
+    assert set(obj) == CONTRACT_KEYS
+    assert (obj["game"], obj["valid"], obj["errors"][0]["code"]) == (None, False, "round-log")

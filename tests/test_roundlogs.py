@@ -172,3 +172,84 @@ def test_a_bad_card_names_row_and_column(tmp_path: Path) -> None:
     (problem,) = game.record.problems
     assert (problem.code, problem.line, problem.column, problem.round) == ("syntax", 2, 4, 1)
     assert "bid_a '14' is not a card" in problem.message
+
+
+# -- headers, separators, types: problems a spreadsheet or a script makes ----------------
+
+
+def test_a_semicolon_separated_log_is_read_like_a_comma_separated_one(tmp_path: Path) -> None:
+    text = CSV.replace(",", ";").replace("A takes the 2", "A takes the 2, then the 3")
+    summary, db = _import(tmp_path, "semi.csv", text)
+    assert (summary.games_new, summary.games_rejected) == (2, 0)
+    assert _rows(db, "SELECT result FROM games ORDER BY source_game") == [("2-4",), ("3-3",)]
+    assert _rows(db, "SELECT comment FROM rounds WHERE comment LIKE 'A takes%'") == [
+        ("A takes the 2, then the 3",)]
+
+
+def test_missing_columns_list_the_header_and_the_near_matches() -> None:
+    text = "Game;Round;Prize;Bid A;Bid B;Comment\n1;1;2;3;1;x\n"
+    with pytest.raises(RoundLogError) as caught:
+        read_round_log(text, "csv")
+    message = str(caught.value)
+    assert message.startswith("missing required columns bid_a, bid_b; a round log needs game, "
+                              "round, prize, bid_a, bid_b.")
+    assert "The header has: Game, Round, Prize, Bid A, Bid B, Comment" in message
+    assert "did you mean 'Bid A' -> bid_a, 'Bid B' -> bid_b?" in message
+    with pytest.raises(RoundLogError, match="did you mean 'prizes' -> prize"):
+        read_round_log("game,round,prizes,bid_a,bid_b\n1,1,2,3,1\n", "csv")
+
+
+def test_a_column_named_twice_rejects_the_file(tmp_path: Path) -> None:
+    text = "game,round,prize,bid_a,bid_b,bid_a\n1,1,2,3,1,2\n"
+    with pytest.raises(RoundLogError, match=r"column 'bid_a' appears twice in the header "
+                                            r"\(fields 4 and 6\)"):
+        read_round_log(text, "csv")
+    summary, db = _import(tmp_path, "twice.csv", text)
+    assert (summary.games_new, summary.games_rejected) == (0, 1)
+    assert _rows(db, "SELECT errors[1].code FROM rejects") == [("round-log",)]
+
+
+def _jsonl_game(**changes) -> str:
+    rows = [{"game": 1, "round": r, "prize": p, "bid_a": a, "bid_b": b, "player_a": "Ann",
+             "player_b": "Bob", "event": "Club", "cards": 3}
+            for r, p, a, b in ((1, 2, 3, 1), (2, 3, 1, 2), (3, 1, 2, 3))]
+    rows[1].update(changes)
+    return "".join(json.dumps(r) + "\n" for r in rows)
+
+
+@pytest.mark.parametrize(("changes", "column", "words"), [
+    ({"event": ["x"]}, 8, "event is a list ([\"x\"]): a round log's value is text or a number"),
+    ({"player_a": 123}, 6, "player_a is the number 123, but it is text"),
+    ({"game": None}, 1, "game is null: every row needs the game it belongs to"),
+    ({"cards": True}, 9, "cards is true or false (true)"),
+])
+def test_a_json_value_of_the_wrong_type_is_a_problem_not_stored(
+        tmp_path: Path, changes: dict, column: int, words: str) -> None:
+    summary, db = _import(tmp_path, "typed.jsonl", _jsonl_game(**changes))
+    assert summary.games_new == 0 and summary.games_rejected >= 1
+    errors = [e for (errs,) in _rows(db, "SELECT errors FROM rejects") for e in errs]
+    found = [e for e in errors if words in e["message"]]
+    assert found, errors
+    assert (found[0]["code"], found[0]["line"], found[0]["column"]) == ("syntax", 2, column)
+
+
+def test_a_json_key_given_twice_is_a_problem(tmp_path: Path) -> None:
+    text = _jsonl_game().splitlines(keepends=True)
+    text[1] = text[1].replace('"bid_a": 1', '"bid_a": 1, "bid_a": 3')
+    (game,) = read_round_log("".join(text), "jsonl")
+    assert [p.message for p in game.record.problems] == [
+        "key 'bid_a' is given twice in this row; only the last value would count"]
+
+
+def test_the_round_log_date_rule_is_stated_in_its_own_words(tmp_path: Path) -> None:
+    text = CSV.replace("2026-11-26", "26/11/2026", 1)
+    (first, _) = read_round_log(text, "csv")
+    (problem,) = first.record.problems
+    assert (problem.code, problem.line, problem.column) == ("tag-value", 2, 9)
+    assert problem.message == ("date '26/11/2026' is not YYYY-MM-DD or YYYY.MM.DD (a round "
+                               "log's date; write ?? for unknown parts)")
+    summary, db = _import(tmp_path, "dated.csv", CSV.replace("2026-11-26", "2026-13-26"))
+    (errors,) = [e for (e,) in _rows(db, "SELECT errors FROM rejects")]
+    # one problem, in the round log's terms: not also the .gops rule's "Date '2026.13.26'"
+    assert [e["message"] for e in errors] == [
+        "date '2026-13-26' has no month 13 (months are 01 to 12)"]
