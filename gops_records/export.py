@@ -4,8 +4,11 @@ Every format can be imported again (.gops and CSV by ``gops import``), and the g
 come back with the same ``game_id``: the id is computed from the tags and cards (see
 docs/schema.md), which both formats carry. CSV carries the known tags only (the round
 log columns); other tags are dropped, and a game that had some gets a new id when its
-CSV is imported. Parquet is one file per table (games, game_players, rounds, bids) in
-a folder, written by DuckDB's COPY.
+CSV is imported. Beside the ``game`` column (the 19-20 digit id, which spreadsheets
+mangle into ``1.23E+19``) CSV has ``game_ref``, the game's reference as text
+(:func:`gops_records.games_query.game_ref`, all 16 hex digits); the import ignores it.
+Parquet is one file per table (games, game_players, rounds, bids) in a folder, written
+by DuckDB's COPY. ``.gops`` and CSV may go to stdout (``out`` is ``-``).
 
 Exports read through a short-lived read-only connection, so they can run while the
 dashboard is open.
@@ -15,19 +18,27 @@ from __future__ import annotations
 
 import csv
 import os
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import date
 from enum import StrEnum
 from pathlib import Path
+from typing import TextIO
 
 import duckdb
 
 from gops_records.errors import GopsError
+from gops_records.games_query import GameFilter, check_players, game_ref_sql
 from gops_records.notation import CardToken, GameRecord, RoundRecord, write_game
 from gops_records.roundlogs import COLUMNS
 from gops_records.store.db import reading, scalar
+
+__all__ = ["CSV_COLUMNS", "STDOUT", "ExportError", "ExportFormat", "ExportSummary",
+           "GameFilter", "csv_query", "export_games", "iter_records"]
+
+#: ``out`` meaning standard output (as sqlite-utils and most tools spell it).
+STDOUT = "-"
 
 #: Rows fetched at a time from DuckDB (bounded memory for big databases).
 BATCH_ROWS = 50_000
@@ -39,6 +50,8 @@ CSV_TAG_OF = {
     "site": "Site", "date": "Date", "event_round": "Round", "match": "Match",
     "tie_rule": "TieRule", "cards": "Cards", "prize_order": "PrizeOrder",
 }
+#: The CSV export's columns: the import's, with the game's reference beside its id.
+CSV_COLUMNS = (COLUMNS[0], "game_ref", *COLUMNS[1:])
 _ORDER = "g.import_id, g.source, g.source_game"
 _CHILD_ORDER = {"game_players": "game_id, seat", "rounds": "game_id, round_no",
                 "bids": "game_id, round_no, seat"}
@@ -57,40 +70,9 @@ class ExportError(GopsError):
 
 
 @dataclass(frozen=True, slots=True)
-class GameFilter:
-    """Which games to export: all given conditions hold (a list matches any of its names).
-
-    Names match exactly. A date filter leaves out games without a full date.
-    """
-
-    players: tuple[str, ...] = ()
-    events: tuple[str, ...] = ()
-    date_from: date | None = None
-    date_to: date | None = None
-
-    def where(self) -> tuple[str, list]:
-        """A SQL condition on ``games g`` and its parameters."""
-        conditions, params = ["TRUE"], []
-        if self.players:
-            conditions.append("EXISTS (SELECT 1 FROM game_players p WHERE p.game_id = "
-                              "g.game_id AND list_contains(?::VARCHAR[], p.player))")
-            params.append(list(self.players))
-        if self.events:
-            conditions.append("list_contains(?::VARCHAR[], g.event)")
-            params.append(list(self.events))
-        if self.date_from:
-            conditions.append("g.date >= ?")
-            params.append(self.date_from)
-        if self.date_to:
-            conditions.append("g.date <= ?")
-            params.append(self.date_to)
-        return " AND ".join(conditions), params
-
-
-@dataclass(frozen=True, slots=True)
 class ExportSummary:
     format: ExportFormat
-    out: Path
+    out: Path | str  # STDOUT for standard output
     games: int
     rounds: int
 
@@ -100,25 +82,44 @@ class ExportSummary:
 
 
 def export_games(db: str | Path | None, out: str | Path, fmt: ExportFormat | str,
-                 selection: GameFilter | None = None) -> ExportSummary:
-    """Write the selected games of ``db`` to ``out`` (a file; a folder for Parquet)."""
-    fmt, out, selection = ExportFormat(fmt), Path(out), selection or GameFilter()
-    if fmt is ExportFormat.PARQUET:
+                 selection: GameFilter | None = None, *,
+                 stdout: TextIO | None = None) -> ExportSummary:
+    """Write the selected games of ``db`` to ``out`` (a file; a folder for Parquet; ``-``
+    for ``stdout``, default ``sys.stdout``, in the text formats).
+
+    Raises UnknownPlayer (with close matches) for a player filter naming nobody stored."""
+    fmt, selection = ExportFormat(fmt), selection or GameFilter()
+    to_stdout = str(out) == STDOUT
+    out = STDOUT if to_stdout else Path(out)
+    if to_stdout:
+        if fmt is ExportFormat.PARQUET:
+            raise ExportError("a Parquet export writes a folder of files, not to stdout: "
+                              "give --out a folder")
+    elif fmt is ExportFormat.PARQUET:
         if out.exists() and not out.is_dir():
             raise ExportError(f"{out} is a file; a Parquet export writes a folder")
     elif out.is_dir():
         raise ExportError(f"{out} is a folder; a {fmt.value} export writes one file")
-    writer = {ExportFormat.GOPS: _write_gops, ExportFormat.CSV: _write_csv,
-              ExportFormat.PARQUET: _write_parquet}[fmt]
     where, params = selection.where()
     with reading(db) as con:
         con.execute("SET enable_progress_bar = false")  # stdout is the command's
+        check_players(con, selection.players)
         games = scalar(con, f"SELECT count(*) FROM games g WHERE {where}", params)
         rounds = scalar(con, "SELECT count(*) FROM rounds r SEMI JOIN "
                              f"(SELECT game_id FROM games g WHERE {where}) USING (game_id)",
                         params)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        writer(con, out, selection)
+        if fmt is ExportFormat.PARQUET:
+            _write_parquet(con, out, selection)
+        else:
+            write = _write_gops if fmt is ExportFormat.GOPS else _write_csv
+            if to_stdout:
+                write(con, stdout or sys.stdout, selection)
+            else:
+                out.parent.mkdir(parents=True, exist_ok=True)
+                newline = "\n" if fmt is ExportFormat.GOPS else ""
+                with _replacing(out) as tmp, tmp.open("w", encoding="utf-8",
+                                                      newline=newline) as f:
+                    write(con, f, selection)
     return ExportSummary(fmt, out, games, rounds)
 
 
@@ -168,32 +169,30 @@ def _replacing(out: Path) -> Iterator[Path]:
         tmp.unlink(missing_ok=True)
 
 
-def _write_gops(con: duckdb.DuckDBPyConnection, out: Path, selection: GameFilter) -> None:
-    with _replacing(out) as tmp, tmp.open("w", encoding="utf-8", newline="\n") as f:
-        for i, record in enumerate(iter_records(con, selection)):
-            f.write(("\n" if i else "") + write_game(record))
+def _write_gops(con: duckdb.DuckDBPyConnection, f: TextIO, selection: GameFilter) -> None:
+    for i, record in enumerate(iter_records(con, selection)):
+        f.write(("\n" if i else "") + write_game(record))
 
 
 def csv_query(where: str) -> str:
     """SELECT of the round-log rows (the import's columns, in order) of games ``g`` matching
     ``where``: one row per round, cards as numbers, tags in their columns."""
-    expr = {"game": "sel.game_id", "round": "r.round_no", "prize": "r.prize",
-            "comment": "r.comment"}
+    expr = {"game": "sel.game_id", "game_ref": game_ref_sql("sel.game_id", 16),
+            "round": "r.round_no", "prize": "r.prize", "comment": "r.comment"}
     expr |= {f"bid_{s}": f"r.bid_{s}" for s in "abcd"}
     expr |= {column: f"tag(sel.tags, '{tag}')" for column, tag in CSV_TAG_OF.items()}
-    select = ", ".join(f'{expr[c]} AS "{c}"' for c in COLUMNS)
+    select = ", ".join(f'{expr[c]} AS "{c}"' for c in CSV_COLUMNS)
     return (_selected(where) + f"SELECT {select} FROM sel JOIN rounds r USING (game_id) "
             "ORDER BY sel.n, r.round_no")
 
 
-def _write_csv(con: duckdb.DuckDBPyConnection, out: Path, selection: GameFilter) -> None:
+def _write_csv(con: duckdb.DuckDBPyConnection, f: TextIO, selection: GameFilter) -> None:
     where, params = selection.where()
     result = con.execute(csv_query(where), params)
-    with _replacing(out) as tmp, tmp.open("w", encoding="utf-8", newline="") as f:
-        writer = csv.writer(f, lineterminator="\n")
-        writer.writerow(COLUMNS)
-        while rows := result.fetchmany(BATCH_ROWS):
-            writer.writerows(rows)
+    writer = csv.writer(f, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    while rows := result.fetchmany(BATCH_ROWS):
+        writer.writerows(rows)
 
 
 def _write_parquet(con: duckdb.DuckDBPyConnection, out: Path, selection: GameFilter) -> None:

@@ -105,14 +105,17 @@ def test_csv_export_has_the_import_columns_and_round_trips(db: Path, tmp_path: P
     result = _export(db, "--format", "csv", "--out", out)
     assert result.exit_code == 0, result.output
     lines = out.read_text().splitlines()
-    assert lines[0] == ("game,round,prize,bid_a,bid_b,bid_c,bid_d,player_a,player_b,player_c,"
-                        "player_d,event,site,date,event_round,match,tie_rule,cards,"
+    assert lines[0] == ("game,game_ref,round,prize,bid_a,bid_b,bid_c,bid_d,player_a,player_b,"
+                        "player_c,player_d,event,site,date,event_round,match,tie_rule,cards,"
                         "prize_order,comment")
     assert len(lines) == 1 + 42 + 1  # a header, 13+13+3+5+2+3+3 rounds, a comment's line break
     friday = [line for line in lines if ",Friday," in line]
-    assert [line.split(",", 1)[1] for line in friday] == [
+    assert [line.split(",", 2)[2] for line in friday] == [
         "1,13,13,1,,,Alice,Dora,,,Friday,,2026.11.27,,,,,,",
         "2,12,1,12,,,Alice,Dora,,,Friday,,2026.11.27,,,,,,"]
+    # the spreadsheet-safe reference: the id in hex behind g-, never all digits
+    game, ref = friday[0].split(",")[:2]
+    assert ref == f"g-{int(game):016x}" and not ref.isdigit() and len(game) >= 18
     again = tmp_path / "again.duckdb"
     summary = import_paths([out], again)
     assert (summary.games_new, summary.games_rejected) == (7, 0)
@@ -156,7 +159,32 @@ def test_filters(db: Path, tmp_path: Path) -> None:
                             "2026.11.27") == ["Thursday club/1", "Thursday club/5", "Friday/-"]
     assert _exported_rounds(db, tmp_path, "--event", "Thursday club", "--player", "Cy") == [
         "Thursday club/-"]
-    assert _exported_rounds(db, tmp_path, "--player", "Nobody") == []
+    assert _exported_rounds(db, tmp_path, "--from", "2026-11-28", "--to", "2026-11-28") == [
+        "Saturday/4"]
+
+
+def test_an_unknown_player_is_an_error_with_close_names(db: Path, tmp_path: Path) -> None:
+    typo = _export(db, "-f", "gops", "-o", tmp_path / "x.gops", "--player", "alice")
+    assert typo.exit_code == 2
+    assert "no recorded games for player 'alice'; did you mean 'Alice'?" in typo.stderr
+    nobody = _export(db, "-f", "gops", "-o", tmp_path / "x.gops", "--player", "Nobody")
+    assert nobody.exit_code == 2 and "players are recorded" in nobody.stderr
+    assert not (tmp_path / "x.gops").exists()
+
+
+@pytest.mark.parametrize("fmt", ["gops", "csv"])
+def test_out_dash_writes_to_stdout_and_the_summary_to_stderr(db: Path, tmp_path: Path,
+                                                             monkeypatch, fmt: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = _export(db, "-f", fmt, "--out", "-", "--event", "Saturday")
+    assert result.exit_code == 0, result.output
+    assert not (tmp_path / "-").exists()
+    assert result.stderr.strip() == f"exported 1 game (3 rounds) as {fmt} to stdout"
+    (tmp_path / f"back.{fmt}").write_text(result.stdout)
+    summary = import_paths([tmp_path / f"back.{fmt}"], tmp_path / "back.duckdb")
+    assert (summary.games_new, summary.games_rejected) == (1, 0)
+    parquet = _export(db, "-f", "parquet", "--out", "-")
+    assert parquet.exit_code == 2 and "not to stdout" in parquet.stderr
 
 
 def test_parquet_writes_one_file_per_table(db: Path, tmp_path: Path) -> None:
@@ -186,11 +214,11 @@ def test_library_filter_sql_matches_dates_exactly(db: Path, tmp_path: Path) -> N
 def test_usage_errors_exit_2(db: Path, tmp_path: Path) -> None:
     bad_date = _export(db, "-f", "csv", "-o", tmp_path / "x.csv", "--date-from", "26/11/2026")
     assert bad_date.exit_code == 2
-    assert "gops: error: --date-from '26/11/2026' is not a date like 2026-11-26" in \
+    assert "gops: error: --from '26/11/2026' is not a date like 2026-11-26" in \
         bad_date.stderr
     reversed_range = _export(db, "-f", "csv", "-o", tmp_path / "x.csv", "--date-from",
                              "2026-12-01", "--date-to", "2026-11-01")
-    assert reversed_range.exit_code == 2 and "is after --date-to" in reversed_range.stderr
+    assert reversed_range.exit_code == 2 and "is after --to" in reversed_range.stderr
     folder = _export(db, "-f", "gops", "-o", tmp_path)
     assert folder.exit_code == 2 and "is a folder" in folder.stderr
     missing = _export(tmp_path / "none.duckdb", "-f", "gops", "-o", tmp_path / "x.gops")

@@ -3,23 +3,86 @@
 from __future__ import annotations
 
 import sys
-from typing import NoReturn
+from typing import Annotated, NoReturn
 
 import typer
+from typer.core import TyperArgument, TyperGroup, TyperOption
 
+from gops_records import __version__
 from gops_records.errors import GopsError
+
+#: Words shown for a value whose command gives no metavar, instead of a Python type name.
+_WORDS = {"<str>": "TEXT", "<int>": "N", "<int range>": "N", "<float>": "NUMBER",
+          "<float range>": "NUMBER", "<path>": "PATH", "<list[str]>": "TEXT",
+          "<list[Path]>": "PATH"}
+
+
+class _WordArgument(TyperArgument):
+    """An argument shown in help by its metavar alone (``PATH...``), as click shows it,
+    not as Typer's ``{paths}... <list[Path]>``."""
+
+    def display_type_rich(self, ctx) -> str | None:
+        return None
+
+    def _rich_display_name(self) -> str:
+        return self.display_name_raw
+
+    def _usage_display_name(self) -> str:
+        return self.display_name_raw if self.required else f"[{self.display_name_raw}]"
+
+
+class Group(TyperGroup):
+    """The `gops` group: help says what each value is in words (``--db FILE``,
+    ``PATH...``), never in Python type names (``<list[Path]>``, ``{paths}...``)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        for command in self.commands.values():
+            for param in command.params:
+                _name_values(param)
+
+
+def _name_values(param) -> None:
+    if isinstance(param, TyperArgument):
+        if param.metavar is None:
+            param.metavar = param.name.upper() + ("..." if param.nargs != 1 else "")
+        param.__class__ = _WordArgument
+    elif isinstance(param, TyperOption) and param.metavar is None and not param.is_flag:
+        word = _WORDS.get(param.display_type(None))
+        if word is not None:
+            param.metavar = word
+
 
 app = typer.Typer(
     name="gops",
+    cls=Group,
     help="Record, validate, import and study Gops (Goofspiel) games.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion / --show-completion (bash, zsh, fish, pwsh)
     rich_markup_mode=None,
     pretty_exceptions_show_locals=False,
 )
 
 #: Exit codes shared by all commands.
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        print(f"gops {__version__}")
+        raise typer.Exit(EXIT_OK)
+
+
+@app.callback()
+def main(
+    version: Annotated[bool, typer.Option(
+        "--version", callback=_print_version, is_eager=True,
+        help="Print the version of gops and exit.")] = False,
+) -> None:
+    """Record, validate, import and study Gops (Goofspiel) games.
+
+    Each command has --help with an example; docs/cli.md describes them all.
+    """
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
+import sys
 from datetime import date, datetime
-from pathlib import Path
 from typing import Annotated
 
 import duckdb
@@ -13,11 +13,12 @@ import typer
 from gops_records.cli.app import app, fail, fail_on
 from gops_records.cli.options import DbOption
 from gops_records.errors import GopsError
-from gops_records.export import ExportFormat, GameFilter, export_games
+from gops_records.export import STDOUT, ExportFormat, export_games
+from gops_records.games_query import GameFilter
 from gops_records.store.db import resolve_db
 
 
-def _date(option: str, value: str | None) -> date | None:
+def parse_date(option: str, value: str | None) -> date | None:
     """YYYY-MM-DD (or YYYY.MM.DD, as records write it) as a date; exit 2 otherwise."""
     if value is None:
         return None
@@ -28,11 +29,27 @@ def _date(option: str, value: str | None) -> date | None:
 
 
 DateFromOption = Annotated[str | None, typer.Option(
-    "--date-from", metavar="YYYY-MM-DD", help="Only games played on or after this day.",
-    show_default=False)]
+    "--from", "--date-from", metavar="YYYY-MM-DD", help="Only games played on or after "
+    "this day.", show_default=False)]
 DateToOption = Annotated[str | None, typer.Option(
-    "--date-to", metavar="YYYY-MM-DD", help="Only games played on or before this day.",
-    show_default=False)]
+    "--to", "--date-to", metavar="YYYY-MM-DD", help="Only games played on or before this "
+    "day.", show_default=False)]
+PlayerOption = Annotated[list[str] | None, typer.Option(
+    "--player", metavar="NAME", show_default=False,
+    help="Only games this player played (repeat for any of several).")]
+EventOption = Annotated[list[str] | None, typer.Option(
+    "--event", metavar="NAME", show_default=False,
+    help="Only games of this event (repeat for any of several).")]
+
+
+def selection_of(player: list[str] | None, event: list[str] | None, date_from: str | None,
+                 date_to: str | None) -> GameFilter:
+    """The games the filter options select (exit 2 for a bad date or an empty range)."""
+    selection = GameFilter(tuple(player or ()), tuple(event or ()),
+                           parse_date("--from", date_from), parse_date("--to", date_to))
+    if selection.date_from and selection.date_to and selection.date_from > selection.date_to:
+        fail(f"--from {date_from} is after --to {date_to}")
+    return selection
 
 
 @app.command("export")
@@ -40,15 +57,12 @@ def export(
     fmt: Annotated[ExportFormat, typer.Option(
         "--format", "-f", help="gops: canonical records; csv: round logs with the import's "
         "columns; parquet: a folder with one file per table.", show_default=False)],
-    out: Annotated[Path, typer.Option(
-        "--out", "-o", help="File to write (a folder for parquet).", show_default=False)],
+    out: Annotated[str, typer.Option(
+        "--out", "-o", metavar="FILE", show_default=False,
+        help="File to write (a folder for parquet); - writes to stdout (gops, csv).")],
     db: DbOption = None,
-    player: Annotated[list[str] | None, typer.Option(
-        "--player", metavar="NAME", show_default=False,
-        help="Only games this player played (repeat for any of several).")] = None,
-    event: Annotated[list[str] | None, typer.Option(
-        "--event", metavar="NAME", show_default=False,
-        help="Only games of this event (repeat for any of several).")] = None,
+    player: PlayerOption = None,
+    event: EventOption = None,
     date_from: DateFromOption = None,
     date_to: DateToOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
@@ -58,26 +72,29 @@ def export(
     Filters combine: a game is exported when it matches every filter given. Dates are
     compared with the game's full date (games without one are left out by a date filter).
     CSV keeps the tags that have a round-log column; other tags (and the Result tag) are
-    left out. Exit status 0 on success, 2 for usage errors or a missing database.
+    left out; its game_ref column holds each game's id as text a spreadsheet keeps
+    (g- and 16 hex digits). With --out - the records go to stdout and the summary to
+    stderr. Exit status 0 on success, 2 for usage errors (an unknown player: with the
+    names close to it) or a missing database.
 
     Example:
 
+    \b
         gops export --format gops --out thursday.gops --event "Thursday club" \\
-            --date-from 2026-11-01 --date-to 2026-11-30
+            --from 2026-11-01 --to 2026-11-30
+        gops export --format csv --out - --player "Bruno Keller" | head
     """
-    selection = GameFilter(tuple(player or ()), tuple(event or ()),
-                           _date("--date-from", date_from), _date("--date-to", date_to))
-    if selection.date_from and selection.date_to and selection.date_from > selection.date_to:
-        fail(f"--date-from {date_from} is after --date-to {date_to}")
+    selection = selection_of(player, event, date_from, date_to)
     try:
         summary = export_games(db, out, fmt, selection)
     except GopsError as exc:
         fail_on(exc)
     except (duckdb.IOException, OSError) as exc:  # e.g. --db names a file of another kind
         fail(f"cannot export from {resolve_db(db)} to {out}: {exc}")
+    to = sys.stderr if out == STDOUT else sys.stdout  # stdout holds the records then
     if as_json:
-        typer.echo(json.dumps(summary.as_dict()))
+        print(json.dumps(summary.as_dict()), file=to)
     else:
         noun = "game" if summary.games == 1 else "games"
-        typer.echo(f"exported {summary.games} {noun} ({summary.rounds} rounds) "
-                   f"as {fmt.value} to {out}")
+        print(f"exported {summary.games} {noun} ({summary.rounds} rounds) as {fmt.value} to "
+              + ("stdout" if out == STDOUT else out), file=to)

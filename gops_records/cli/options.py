@@ -8,5 +8,5 @@ from typing import Annotated
 import typer
 
 DbOption = Annotated[Path | None, typer.Option(
-    "--db", help="DuckDB file (default: $GOPS_DB, else data/gops.duckdb).",
+    "--db", metavar="FILE", help="DuckDB file (default: $GOPS_DB, else data/gops.duckdb).",
     show_default=False)]

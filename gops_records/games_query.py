@@ -1,0 +1,196 @@
+"""Finding stored games: which games a filter selects (``gops games``, ``gops export``,
+``gops replay`` by id), and a game's reference for people and spreadsheets.
+
+A game's id is a 64-bit number (19 or 20 digits), which spreadsheets turn into
+``1.23457E+19`` and lose. Its *reference* (:func:`game_ref`) is the same number in hex
+behind ``g-``: text no spreadsheet reads as a number, and short enough to read out
+(``g-3f2a9c01``; the first 8 hex digits, or all 16 where it must be unique).
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from datetime import date
+
+import duckdb
+
+from gops_records.errors import GopsError
+from gops_records.store.db import scalar
+
+#: Hex digits of the id a short reference shows (a full one shows all 16).
+SHORT_REF_DIGITS = 8
+REF_PREFIX = "g-"
+
+
+def game_ref(game_id: int, digits: int = SHORT_REF_DIGITS) -> str:
+    """A game's reference: ``g-`` and the first ``digits`` hex digits of its id."""
+    return REF_PREFIX + f"{int(game_id):016x}"[:digits]
+
+
+def game_ref_sql(column: str, digits: int = SHORT_REF_DIGITS) -> str:
+    """:func:`game_ref` as a DuckDB expression over the id column ``column``."""
+    return f"('{REF_PREFIX}' || substr(format('{{:016x}}', {column}), 1, {int(digits)}))"
+
+
+class GameNotFound(GopsError, LookupError):
+    """No stored game has the id or reference asked for (or a reference names several)."""
+
+    code = "no-game"
+
+
+class UnknownPlayer(GopsError, LookupError):
+    """A filter names a player who has no recorded games."""
+
+    code = "no-player"
+
+
+@dataclass(frozen=True, slots=True)
+class GameFilter:
+    """Which games to select: all given conditions hold (a list matches any of its names).
+
+    Names match exactly. A date filter leaves out games without a full date.
+    """
+
+    players: tuple[str, ...] = ()
+    events: tuple[str, ...] = ()
+    date_from: date | None = None
+    date_to: date | None = None
+    game_ids: tuple[int, ...] = ()
+
+    def where(self) -> tuple[str, list]:
+        """A SQL condition on ``games g`` and its parameters."""
+        conditions, params = ["TRUE"], []
+        if self.players:
+            conditions.append("EXISTS (SELECT 1 FROM game_players p WHERE p.game_id = "
+                              "g.game_id AND list_contains(?::VARCHAR[], p.player))")
+            params.append(list(self.players))
+        if self.events:
+            conditions.append("list_contains(?::VARCHAR[], g.event)")
+            params.append(list(self.events))
+        if self.date_from:
+            conditions.append("g.date >= ?")
+            params.append(self.date_from)
+        if self.date_to:
+            conditions.append("g.date <= ?")
+            params.append(self.date_to)
+        if self.game_ids:
+            conditions.append("list_contains(?::UBIGINT[], g.game_id)")
+            params.append(list(self.game_ids))
+        return " AND ".join(conditions), params
+
+
+def check_players(con: duckdb.DuckDBPyConnection, names: tuple[str, ...]) -> None:
+    """Raise :class:`UnknownPlayer` naming close matches for a name without games.
+
+    Uses the same rule as ``gops scout`` (:func:`gops_records.scouting.features.check_player`):
+    difflib's close matches among the recorded names."""
+    from gops_records.scouting.features import ScoutError, check_player
+
+    for name in names:
+        try:
+            check_player(con, name)
+        except ScoutError as exc:
+            raise UnknownPlayer(str(exc)) from None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """One stored game as ``gops games`` lists it; players and scores in seat order."""
+
+    game_id: int
+    date: date | None
+    date_text: str | None
+    event: str | None
+    site: str | None
+    round: str | None
+    match: str | None
+    players: tuple[str, ...]
+    scores: tuple[int, ...]
+    finished: bool
+    result: str | None
+    winner: str | None
+    source: str
+    source_game: int
+
+    @property
+    def ref(self) -> str:
+        return game_ref(self.game_id)
+
+    def as_json(self) -> dict:
+        """The object ``gops games --json`` prints (``game_id`` as a number, ``date`` as
+        YYYY-MM-DD or null, ``winner`` a name or null: a draw, or unfinished)."""
+        return {"game_id": self.game_id, "game_ref": self.ref,
+                "date": self.date.isoformat() if self.date else None,
+                "date_text": self.date_text, "event": self.event, "site": self.site,
+                "round": self.round, "match": self.match, "players": list(self.players),
+                "scores": list(self.scores), "finished": self.finished, "result": self.result,
+                "winner": self.winner, "source": self.source, "source_game": self.source_game}
+
+
+def find_games(con: duckdb.DuckDBPyConnection, selection: GameFilter | None = None,
+               limit: int | None = None) -> tuple[list[StoredGame], int]:
+    """The selected games, oldest first (by date, then as imported), at most ``limit``,
+    and how many the filter selects in all."""
+    selection = selection or GameFilter()
+    check_players(con, selection.players)
+    where, params = selection.where()
+    total = scalar(con, f"SELECT count(*) FROM games g WHERE {where}", params)
+    page = f"LIMIT {int(limit)}" if limit is not None else ""
+    rows = con.execute(f"""
+        WITH sel AS MATERIALIZED (
+            SELECT g.game_id, g.date, g.date_text, g.event, g.site, g.round, g.match,
+                   g.finished, g.result, g.winner, g.source, g.source_game,
+                   row_number() OVER (ORDER BY g.date NULLS LAST, g.import_id, g.source,
+                                      g.source_game) AS n
+            FROM games g WHERE {where}
+            ORDER BY n {page}
+        ),
+        seats AS (
+            SELECT p.game_id, list(p.player ORDER BY p.seat) AS players,
+                   list(p.score ORDER BY p.seat) AS scores
+            FROM game_players p SEMI JOIN sel USING (game_id) GROUP BY p.game_id
+        )
+        SELECT sel.game_id, sel.date, sel.date_text, sel.event, sel.site, sel.round,
+               sel.match, seats.players, seats.scores, sel.finished, sel.result, sel.winner,
+               sel.source, sel.source_game
+        FROM sel JOIN seats USING (game_id) ORDER BY sel.n""", params).fetchall()
+    games = [StoredGame(int(r[0]), r[1], r[2], r[3], r[4], r[5], r[6], tuple(r[7]),
+                        tuple(int(x) for x in r[8]), bool(r[9]), r[10], r[11], r[12],
+                        int(r[13])) for r in rows]
+    return games, total
+
+
+def resolve_game(con: duckdb.DuckDBPyConnection, text: str) -> int:
+    """The id of the stored game ``text`` names: its id (decimal, or 16 hex digits as
+    schema version 1 wrote it) or its reference (``g-`` and at least 4 of its hex digits,
+    unique among the stored games). Raises :class:`GameNotFound`."""
+    from gops_records.analytics.games import parse_game_ids
+
+    value = text.strip()
+    if value.lower().startswith(REF_PREFIX):
+        digits = value[len(REF_PREFIX):].lower()
+        if not (4 <= len(digits) <= 16 and all(c in "0123456789abcdef" for c in digits)):
+            raise GameNotFound(f"{text!r} is not a game reference: write g- and 4 to 16 hex "
+                               "digits, e.g. g-3f2a9c01 (gops games lists them)")
+        found = [r[0] for r in con.execute(
+            f"SELECT game_id FROM games WHERE starts_with({game_ref_sql('game_id', 16)}, ?) "
+            "LIMIT 3", [REF_PREFIX + digits]).fetchall()]
+        if len(found) > 1:
+            raise GameNotFound(f"{text!r} names several games; give more of its hex digits")
+        if found:
+            return int(found[0])
+        raise GameNotFound(f"no stored game has the reference {text!r} (gops games lists "
+                           "them)")
+    for game_id in parse_game_ids(value):
+        if scalar(con, "SELECT count(*) FROM games WHERE game_id = ?", [game_id]):
+            return game_id
+    hint = ""
+    if value.isdecimal():
+        ids = [str(r[0]) for r in con.execute(
+            "SELECT game_id FROM games WHERE starts_with(game_id::VARCHAR, ?) LIMIT 50",
+            [value[:6]]).fetchall()]
+        close = difflib.get_close_matches(value, ids, n=1, cutoff=0.8)
+        hint = f"; did you mean {close[0]}?" if close else ""
+    raise GameNotFound(f"no stored game has the id {text!r}{hint} (gops games lists them, "
+                       "with their ids)")
