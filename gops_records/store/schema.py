@@ -320,6 +320,19 @@ SELECT sha256, reader, unnest(reject_ids) FROM source_files;
 DROP TABLE source_files;
 """ + SOURCE_FILES_VIEW
 
+#: Quarantined records found fixed: ``gops rejects --recheck`` writes one row per reject
+#: it finds resolved (see docs/schema.md for how "fixed" is recognised). A reject with no
+#: row is open. The rejects themselves are never changed: they stay the history.
+_V6_REJECT_RESOLUTIONS = """
+CREATE TABLE reject_resolutions (
+    reject_id    VARCHAR NOT NULL,    -- the reject (rejects.reject_id); one row at most
+    resolved_at  TIMESTAMP NOT NULL,  -- when a re-check first found it resolved
+    how          VARCHAR NOT NULL,    -- 'fixed' | 'same-game' | 'removed'
+    game_id      UBIGINT,             -- the stored game that is the record fixed
+    note         VARCHAR NOT NULL     -- what the re-check found, in words
+);
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema: imports, games, game_players, rounds, bids, rejects", _V1),
     Migration(2, "numeric game_id, bids in their round (bids is a view), per-game tie and "
@@ -331,8 +344,11 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(5, "what each file read yielded stored as rows (source_file_reads, "
                  "source_file_games, source_file_rejects); source_files is a view",
               _V5_SOURCE_FILE_ROWS),
+    Migration(6, "reject_resolutions: quarantined records found fixed by gops rejects "
+                 "--recheck", _V6_REJECT_RESOLUTIONS),
 )
 
 #: Tables a user may query (``rounds`` and ``bids`` are views); the order is the load order.
 TABLES = ("imports", "games", "game_players", "rounds", "bids", "rejects", "source_files",
-          "round_rows", "source_file_reads", "source_file_games", "source_file_rejects")
+          "round_rows", "source_file_reads", "source_file_games", "source_file_rejects",
+          "reject_resolutions")
