@@ -139,6 +139,46 @@ def with_cluster_ci(df: pl.DataFrame, k: str = "k", n: str = "n", z: float = Z95
     return out if keep_sums else out.drop("kk", "nn", "kn")
 
 
+#: Two-sided 95% quantiles of Student's t for 1..30 degrees of freedom.
+_T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
+        2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+        2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+
+
+def t95(df: int) -> float:
+    """The two-sided 95% quantile of Student's t with ``df`` degrees of freedom (df >= 1);
+    beyond 30, the first terms of its expansion around the normal 1.96."""
+    if df < 1:
+        raise ValueError(f"t95 needs at least 1 degree of freedom, not {df}")
+    if df <= len(_T95):
+        return _T95[df - 1]
+    z = 1.959964
+    return z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df * df)
+
+
+def ratio_interval(a_per_game: np.ndarray, b_per_game: np.ndarray
+                   ) -> tuple[float | None, float | None, float | None]:
+    """The ratio sum(a) / sum(b) over games and its 95% interval, the game the unit.
+
+    The same cluster-robust (linearised) variance as :func:`cluster_exprs`, for a ratio
+    that is not a share (a mean log-loss, say); the interval is ratio +- t(G - 1) * se,
+    so a handful of games gives the wide interval it deserves. (None, None, None) without
+    any b; the interval is None with a single game.
+    """
+    a = np.asarray(a_per_game, dtype=float)
+    b = np.asarray(b_per_game, dtype=float)
+    total = b.sum()
+    if total <= 0:
+        return None, None, None
+    ratio = float(a.sum() / total)
+    games = len(b)
+    if games < 2:
+        return ratio, None, None
+    var = games / (games - 1) * float(((a - ratio * b) ** 2).sum()) / (total * total)
+    half = t95(games - 1) * math.sqrt(var)
+    return ratio, ratio - half, ratio + half
+
+
 @dataclass(frozen=True, slots=True)
 class ClusteredRate:
     """A rate over trials grouped in games, with its game-clustered 95% interval."""

@@ -5,174 +5,200 @@ its cards with one of the prizes still to be won (this one included) by the expe
 margin it brings against the model's bid distribution for that prize, given the cards the
 opponent holds now (win: +pool, lose: -pool, tie: 0), finds the pairing of all its cards
 with all those prizes that maximises the total (the assignment problem, solved exactly by
-the Hungarian method), and plays the card the plan gives this round's prize. Against a
-uniformly random opponent that plan is "bid the card ranked as the prize ranks", which is
-bidding the prize, the known best reply.
+the Hungarian method, for every game of a batch at once), and plays the card the plan
+gives this round's prize. Against a uniformly random opponent that plan is "bid the card
+ranked as the prize ranks", which is bidding the prize, the known best reply.
 
-Its worth is measured, not assumed: :func:`measure_gain` plays many two-player games
-through the rules engine (:func:`gops_records.simulate.play_game`) between the counter and
-a :class:`ModelBot` that bids by sampling the model, and the same number with a uniformly
-random reply as the yardstick.
+Its worth is measured, not assumed: :func:`counter_strategy` plays many two-player games
+(:mod:`gops_records.scouting.play`) against a bot that bids by sampling the model, with
+three replies on the same prize orders and the same draws of the model: the counter, the
+**generic strategy** (:data:`GENERIC`: bid the prize, the same for every opponent) and a
+uniformly random card. The gain from exploiting this player is the counter's gain minus
+the generic strategy's. How much that gain depends on the games the model was fitted on
+is measured too: the cross-validation's models (each fitted without one fold of games)
+are played the same way, and their spread gives a grouped-jackknife interval.
 """
 
 from __future__ import annotations
 
 import math
-import random
-from collections import Counter as Tally
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from gops_records.bots import Bot, RandomBot, Situation
+from gops_records.analytics.stats import t95
+from gops_records.cards import MAX_RANK
 from gops_records.rules import RuleProfile
-from gops_records.scouting.model import FastModel, OpponentModel
-from gops_records.simulate import play_game
+from gops_records.scouting.model import Board, ModelStack, OpponentModel, encode
+from gops_records.scouting.play import (
+    Reply,
+    Table,
+    bid_the_prize,
+    play,
+    prize_piles,
+    random_card,
+)
 
-#: Games simulated per yardstick when nothing else is asked for.
+#: Games simulated per reply when nothing else is asked for.
 DEFAULT_GAMES = 500
+#: Games each cross-validation model is played, per reply, to measure how much the
+#: exploit moves with the games the model saw.
+JACKKNIFE_GAMES = 100
+#: The generic strategy, in words: one fixed strategy for every opponent (docs/scouting.md).
+GENERIC = ("bid the prize: the card equal to the prize on offer, every round, whoever "
+           "the opponent is (the best reply to a uniformly random bidder)")
+
+KINDS = ("its lowest card", "exactly the prize", "the prize plus 1", "the prize plus 2",
+         "the prize minus 1", "the prize minus 2", "its highest card", "well above the prize",
+         "well below the prize")
 
 
-class ModelBot(Bot):
-    """Bids by sampling the opponent model's distribution for the situation."""
-
-    def __init__(self, model: OpponentModel):
-        self.fast = FastModel(model)
-
-    @property
-    def name(self) -> str:
-        return "model"
-
-    def bid(self, s: Situation, rng: random.Random) -> int:
-        below = sum(1 for p in s.upcoming if p < s.prize)
-        weights = self.fast.probs(s.prize, s.pool_value, s.hand, below, len(s.upcoming) + 1,
-                                  s.profile.cards)
-        return rng.choices(s.hand, weights=weights)[0]
+# -- the plan ---------------------------------------------------------------------------------
 
 
-class CounterBot(Bot):
-    """Plays the best reply to an opponent model (see the module docstring)."""
+def margin_tables(models: ModelStack, model: np.ndarray, table: Table, rows: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The counter's planning tables for the games ``rows`` (seat A plans against seat B).
 
-    def __init__(self, model: OpponentModel):
-        self.fast = FastModel(model)
-        self.played: Tally[str] = Tally()
+    Returns ``gain`` (games, h, h): the expected margin of bidding its i-th card (ascending)
+    on the j-th prize left (ascending, this round's prize included); ``cards`` (games, h),
+    its cards; and ``current`` (games,), the column of this round's prize. The model is
+    asked about each prize as if it were on offer now, with the cards the opponent holds
+    now (the pool is the prize itself for prizes still to come).
+    """
+    count = len(rows)
+    n = table.profile.cards
+    prize, pool = table.prize[rows], table.pool_value[rows]
+    left = table.upcoming[rows].copy()
+    left[np.arange(count), prize - 1] = True
+    h = int(left[0].sum()) if count else 0
+    prizes = np.nonzero(left)[1].reshape(count, h) + 1
+    current = np.argmax(prizes == prize[:, None], axis=1)
+    values = np.where(np.arange(h)[None, :] == current[:, None], pool[:, None], prizes)
+    opponent = np.repeat(table.hands[rows, 1], h, axis=0)
+    board = Board(opponent, prizes.ravel(), values.ravel(), np.full(count * h, n),
+                  np.tile(np.arange(h), count), np.full(count * h, h))
+    probs = models.predict(encode(board), np.repeat(model, h)).reshape(count, h, MAX_RANK)
+    cum = np.cumsum(probs, axis=2)
+    cards = np.nonzero(table.hands[rows, 0])[1].reshape(count, h) + 1
+    at = np.broadcast_to(cards[:, None, :], (count, h, h))
+    below = np.where(at >= 2, np.take_along_axis(cum, np.maximum(at - 2, 0), axis=2), 0.0)
+    tie = np.take_along_axis(probs, at - 1, axis=2)
+    above = cum[:, :, -1:] - below - tie
+    margin = values[:, :, None] * (below - above)          # (games, prize j, card i)
+    return margin.transpose(0, 2, 1), cards, current
 
-    @property
-    def name(self) -> str:
-        return "counter"
 
-    def bid(self, s: Situation, rng: random.Random) -> int:
-        choice = best_reply(self.fast, s)
-        self.played[kind_of(choice, s)] += 1
+def assign_max(gain: np.ndarray | list) -> np.ndarray:
+    """For each row the column it gets in a maximum-total assignment (-1: none).
+
+    ``gain`` is one (n, m) table or a batch (B, n, m) of them, solved together: the
+    Hungarian method (shortest augmenting paths with potentials, O(n^2 m)), each step
+    done for every table of the batch at once. A wider-than-tall table is transposed.
+    """
+    g = np.asarray(gain, dtype=float)
+    single = g.ndim == 2
+    if single:
+        g = g[None]
+    batch, n, m = g.shape
+    if n > m:
+        cols = assign_max(g.transpose(0, 2, 1))
+        out = np.full((batch, n), -1, dtype=np.int64)
+        b, j = np.nonzero(cols >= 0)
+        out[b, cols[b, j]] = j
+        return out[0] if single else out
+    cost = -g
+    u = np.zeros((batch, n + 1))
+    v = np.zeros((batch, m + 1))
+    p = np.zeros((batch, m + 1), dtype=np.int64)   # p[:, j]: the row matched to column j
+    way = np.zeros((batch, m + 1), dtype=np.int64)
+    for i in range(1, n + 1):
+        p[:, 0] = i
+        j0 = np.zeros(batch, dtype=np.int64)
+        minv = np.full((batch, m + 1), np.inf)
+        used = np.zeros((batch, m + 1), dtype=bool)
+        active = np.arange(batch)
+        while len(active):
+            a = active
+            used[a, j0[a]] = True
+            i0 = p[a, j0[a]]
+            cur = cost[a, i0 - 1, :] - u[a, i0][:, None] - v[a, 1:]
+            free = ~used[a, 1:]
+            mv = minv[a, 1:]
+            better = free & (cur < mv)
+            minv[a, 1:] = np.where(better, cur, mv)
+            way[a, 1:] = np.where(better, j0[a][:, None], way[a, 1:])
+            candidates = np.where(free, minv[a, 1:], np.inf)
+            j1 = np.argmin(candidates, axis=1) + 1
+            delta = candidates[np.arange(len(a)), j1 - 1]
+            in_tree = used[a]
+            r, c = np.nonzero(in_tree)
+            u[a[r], p[a[r], c]] += delta[r]
+            v[a] -= np.where(in_tree, delta[:, None], 0.0)
+            minv[a] -= np.where(in_tree, 0.0, delta[:, None])
+            j0[a] = j1
+            active = a[p[a, j1] != 0]
+        going = np.flatnonzero(j0)
+        while len(going):
+            j1 = way[going, j0[going]]
+            p[going, j0[going]] = p[going, j1]
+            j0[going] = j1
+            going = going[j1 != 0]
+    out = np.full((batch, n), -1, dtype=np.int64)
+    b, j = np.nonzero(p[:, 1:])
+    out[b, p[b, j + 1] - 1] = j
+    return out[0] if single else out
+
+
+def kinds(cards: np.ndarray, prize: np.ndarray, lowest: np.ndarray, highest: np.ndarray,
+          hand_size: np.ndarray) -> np.ndarray:
+    """The counter's bids in words, as indices into :data:`KINDS` (the first that fits)."""
+    d = cards - prize
+    return np.select(
+        [(hand_size > 1) & (cards == lowest) & (d < 0), d == 0, d == 1, d == 2, d == -1,
+         d == -2, cards == highest, d > 0], np.arange(8), default=8)
+
+
+class CounterBidder:
+    """Seat A's bids as the counter plays them, against the model each game has; it tallies
+    what it bid (a :data:`KINDS` count per game group) for the description."""
+
+    def __init__(self, models: ModelStack, model_of_game: np.ndarray):
+        self.models, self.model_of_game = models, model_of_game
+        self.tally = np.zeros((len(models), len(KINDS)), dtype=np.int64)
+
+    def __call__(self, table: Table, rows: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        hand = table.hands[rows, 0]
+        size = hand.sum(axis=1)
+        if int(size[0]) == 1:
+            choice = np.argmax(hand, axis=1) + 1
+        else:
+            gain, cards, current = margin_tables(self.models, self.model_of_game[rows],
+                                                 table, rows)
+            plan = assign_max(gain)
+            choice = cards[np.arange(len(rows)), np.argmax(plan == current[:, None], axis=1)]
+        lowest = np.argmax(hand, axis=1) + 1
+        highest = MAX_RANK - np.argmax(hand[:, ::-1], axis=1)
+        kind = kinds(choice, table.prize[rows], lowest, highest, size)
+        np.add.at(self.tally, (self.model_of_game[rows], kind), 1)
         return choice
 
 
-def margin_table(model: FastModel, s: Situation) -> list[list[float]]:
-    """The expected margin of bidding each card in hand (rows, ascending) on each prize left
-    (columns: this round's prize first, then ``s.upcoming``).
-
-    The opponent is ``s.opponents[0]``; the model is asked about each prize as if it were
-    on offer now, with the cards the opponent holds now (the pool is the prize itself for
-    prizes still to come).
-    """
-    prizes = [s.prize, *s.upcoming]
-    values = [s.pool_value, *s.upcoming]
-    opp = s.opponents[0]
-    left = len(prizes)
-    ranked = sorted(prizes)
-    table = [[0.0] * left for _ in s.hand]
-    for j, (prize, value) in enumerate(zip(prizes, values, strict=True)):
-        probs = model.probs(prize, value, opp, ranked.index(prize), left, s.profile.cards)
-        # walk both ascending hands: P(their bid < card) and P(their bid > card)
-        k, below, total = 0, 0.0, sum(probs)
-        for i, card in enumerate(s.hand):
-            while k < len(opp) and opp[k] < card:
-                below += probs[k]
-                k += 1
-            tie = probs[k] if k < len(opp) and opp[k] == card else 0.0
-            table[i][j] = value * (below - (total - below - tie))
-    return table
+def best_reply(model: OpponentModel, prize: int, pool_value: int, hand: list[int],
+               opponent: list[int], upcoming: list[int], cards: int = 13) -> int:
+    """The card the counter bids in one situation (two players): a batch of one."""
+    mine = np.zeros((1, 2, MAX_RANK), dtype=bool)
+    mine[0, 0, np.asarray(hand) - 1] = True
+    mine[0, 1, np.asarray(opponent) - 1] = True
+    ahead = np.zeros((1, MAX_RANK), dtype=bool)
+    ahead[0, np.asarray(upcoming, dtype=np.int64) - 1] = True
+    table = Table(RuleProfile(cards=cards), cards - len(hand) + 1, np.array([prize]),
+                  np.array([pool_value]), mine, ahead)
+    bidder = CounterBidder(ModelStack.of([model]), np.zeros(1, dtype=np.int64))
+    return int(bidder(table, np.arange(1), np.random.default_rng(0))[0])
 
 
-def best_reply(model: FastModel, s: Situation) -> int:
-    """The card the counter bids in situation ``s`` (two players)."""
-    if len(s.hand) == 1:
-        return s.hand[0]
-    plan = assign_max(margin_table(model, s))
-    return s.hand[plan.index(0)] if 0 in plan else s.hand[0]
-
-
-def assign_max(gain: list[list[float]]) -> list[int]:
-    """For each row the column it gets in a maximum-total assignment (-1: none).
-
-    The Hungarian method (shortest augmenting paths with potentials), O(n^2 m) for an
-    n x m table with n <= m; a wider-than-tall table is handled by transposing.
-    """
-    n = len(gain)
-    m = len(gain[0]) if n else 0
-    if n > m:
-        cols = assign_max([list(col) for col in zip(*gain, strict=True)])
-        out = [-1] * n
-        for j, i in enumerate(cols):
-            if i >= 0:
-                out[i] = j
-        return out
-    inf = math.inf
-    u = [0.0] * (n + 1)
-    v = [0.0] * (m + 1)
-    p = [0] * (m + 1)      # p[j]: the row matched to column j (1-based; 0 = none)
-    way = [0] * (m + 1)
-    for i in range(1, n + 1):
-        p[0] = i
-        j0 = 0
-        minv = [inf] * (m + 1)
-        used = [False] * (m + 1)
-        while True:
-            used[j0] = True
-            i0 = p[j0]
-            row = gain[i0 - 1]
-            ui0 = u[i0]
-            delta, j1 = inf, 0
-            for j in range(1, m + 1):
-                if not used[j]:
-                    cur = -row[j - 1] - ui0 - v[j]
-                    if cur < minv[j]:
-                        minv[j] = cur
-                        way[j] = j0
-                    if minv[j] < delta:
-                        delta, j1 = minv[j], j
-            for j in range(m + 1):
-                if used[j]:
-                    u[p[j]] += delta
-                    v[j] -= delta
-                else:
-                    minv[j] -= delta
-            j0 = j1
-            if p[j0] == 0:
-                break
-        while j0:
-            j1 = way[j0]
-            p[j0] = p[j1]
-            j0 = j1
-    out = [-1] * n
-    for j in range(1, m + 1):
-        if p[j]:
-            out[p[j] - 1] = j - 1
-    return out
-
-
-def kind_of(card: int, s: Situation) -> str:
-    """The counter's bid in words, for the summary of what it did."""
-    d = card - s.prize
-    if len(s.hand) > 1 and card == s.hand[0] and d < 0:
-        return "its lowest card"
-    if d == 0:
-        return "exactly the prize"
-    if abs(d) <= 2:
-        return f"the prize {'plus' if d > 0 else 'minus'} {abs(d)}"
-    if card == s.hand[-1]:
-        return "its highest card"
-    return "well above the prize" if d > 0 else "well below the prize"
+# -- the measurement --------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,31 +209,30 @@ class Gain:
     stderr: float
     games: int
 
-
-def measure_gain(profile: RuleProfile, me: Bot, opponent: Bot, games: int, seed: int) -> Gain:
-    """Play ``games`` two-player games, ``me`` in seat A; the mean and standard error of
-    A's score minus B's."""
-    if profile.players != 2:
-        profile = RuleProfile(profile.cards, 2, profile.tie_rule, profile.prize_order)
-    rng = random.Random(seed)
-    margins = []
-    for _ in range(games):
-        g = play_game(profile, [me, opponent], rng)
-        margins.append(g.scores[0] - g.scores[1])
-    arr = np.asarray(margins, dtype=float)
-    se = float(arr.std(ddof=1) / math.sqrt(len(arr))) if len(arr) > 1 else 0.0
-    return Gain(float(arr.mean()) if len(arr) else 0.0, se, games)
+    @classmethod
+    def of(cls, margins: np.ndarray) -> Gain:
+        m = np.asarray(margins, dtype=float)
+        se = float(m.std(ddof=1) / math.sqrt(len(m))) if len(m) > 1 else 0.0
+        return cls(float(m.mean()) if len(m) else 0.0, se, len(m))
 
 
 @dataclass(frozen=True, slots=True)
 class CounterStrategy:
-    """The counter, its measured gain, and the same for a uniformly random reply."""
+    """The counter, the generic strategy and a random reply, each measured against the
+    model; the exploit (counter minus generic, paired game by game) with its interval."""
 
     description: str
     counter: Gain
     random: Gain
     profile: RuleProfile
     played: dict[str, float] = field(default_factory=dict)
+    generic: Gain = Gain(0.0, 0.0, 0)
+    exploit: Gain = Gain(0.0, 0.0, 0)
+    #: 95% interval of the exploit: simulation error and, from the folds' models, how
+    #: much it moves with the games the model was fitted on (None without fold models).
+    exploit_ci: tuple[float, float] | None = None
+    #: the exploit against each fold's model (the jackknife's values)
+    fold_exploits: tuple[float, ...] = ()
 
     @property
     def expected_gain_per_game(self) -> float:
@@ -217,25 +242,87 @@ class CounterStrategy:
     def random_gain_per_game(self) -> float:
         return self.random.mean
 
+    @property
+    def generic_gain_per_game(self) -> float:
+        return self.generic.mean
+
+    @property
+    def exploit_gain_per_game(self) -> float:
+        return self.exploit.mean
+
     def as_json(self) -> dict:
+        ci = None if self.exploit_ci is None else [round(x, 2) for x in self.exploit_ci]
         return {"description": self.description,
                 "expected_gain_per_game": round(self.counter.mean, 2),
-                "random_gain_per_game": round(self.random.mean, 2)}
+                "random_gain_per_game": round(self.random.mean, 2),
+                "generic_gain_per_game": round(self.generic.mean, 2),
+                "exploit_gain_per_game": round(self.exploit.mean, 2),
+                "exploit_gain_ci": ci,
+                "generic_strategy": GENERIC,
+                "simulated_games": self.counter.games}
 
 
 def counter_strategy(model: OpponentModel, profile: RuleProfile, games: int = DEFAULT_GAMES,
-                     seed: int = 0) -> CounterStrategy:
-    """Measure the counter and the random reply against ``model`` under ``profile``.
+                     seed: int = 0, fold_models: list[OpponentModel] | None = None,
+                     fold_games: int = JACKKNIFE_GAMES) -> CounterStrategy:
+    """Measure the counter, the generic strategy and a random reply against ``model``.
 
-    Both face the same prize orders (the same seed).
+    All three face the same ``games`` prize orders and the same draws of the model (the
+    same seed). With ``fold_models`` (models fitted each without one fold of games), the
+    counter and the generic strategy also play ``fold_games`` games against each of them,
+    and the spread of their exploits gives the exploit's interval (grouped jackknife).
     """
-    opponent = ModelBot(model)
-    counter = CounterBot(model)
-    gain = measure_gain(profile, counter, opponent, games, seed)
-    random_gain = measure_gain(profile, RandomBot(), opponent, games, seed)
-    total = sum(counter.played.values())
-    played = {k: v / total for k, v in counter.played.most_common()} if total else {}
-    return CounterStrategy(_describe(played), gain, random_gain, profile, played)
+    if profile.players != 2:
+        profile = RuleProfile(profile.cards, 2, profile.tie_rule, profile.prize_order)
+    folds = list(fold_models or [])
+    rng = np.random.default_rng(seed)
+    n = profile.cards
+    extra = min(fold_games, games) if len(folds) >= 2 else 0
+    prizes = prize_piles(profile, games, rng)
+    draws = rng.random((games, n))
+    groups = [(Reply.COUNTER, 0, games), (Reply.GENERIC, 0, games), (Reply.RANDOM, 0, games)]
+    for i in range(len(folds) if extra else 0):
+        groups += [(Reply.COUNTER, i + 1, extra), (Reply.GENERIC, i + 1, extra)]
+    reply_of_game = np.concatenate([np.full(k, r) for r, _, k in groups])
+    model_of_game = np.concatenate([np.full(k, m) for _, m, k in groups])
+    stack = ModelStack.of([model, *folds] if extra else [model])
+    counter = CounterBidder(stack, model_of_game)
+    bidders = {Reply.COUNTER: counter, Reply.GENERIC: bid_the_prize,
+               Reply.RANDOM: lambda t, rows, g: random_card(t.hands[rows, 0], g.random(len(rows)))}
+    done = play(profile, stack, model_of_game, reply_of_game, bidders,
+                np.concatenate([prizes[:k] for _, _, k in groups]),
+                np.concatenate([draws[:k] for _, _, k in groups]), rng)
+    margins = done.margin
+    starts = np.cumsum([0, *(k for _, _, k in groups)])
+    part = [margins[a:b] for a, b in zip(starts[:-1], starts[1:], strict=True)]
+    mine, generic, random_ = part[0], part[1], part[2]
+    exploit = Gain.of(mine - generic)
+    fold_exploits = tuple(float((part[3 + 2 * i] - part[4 + 2 * i]).mean())
+                          for i in range(len(folds) if extra else 0))
+    total = counter.tally[0].sum()
+    played = ({KINDS[k]: counter.tally[0, k] / total
+               for k in np.argsort(-counter.tally[0], kind="stable") if counter.tally[0, k]}
+              if total else {})
+    return CounterStrategy(_describe(played), Gain.of(mine), Gain.of(random_), profile,
+                           played, Gain.of(generic), exploit,
+                           _exploit_interval(exploit, fold_exploits), fold_exploits)
+
+
+def _exploit_interval(exploit: Gain, fold_exploits: tuple[float, ...]
+                      ) -> tuple[float, float] | None:
+    """exploit +- the simulation's 95% error combined with the grouped jackknife's.
+
+    With k fold models, the jackknife variance of the exploit is (k - 1) / k times the
+    sum of squared deviations of the folds' exploits; its 95% half-width uses Student's t
+    with k - 1 degrees of freedom. The two half-widths add in quadrature.
+    """
+    k = len(fold_exploits)
+    if k < 2:
+        return None
+    values = np.asarray(fold_exploits)
+    jack = math.sqrt((k - 1) / k * float(((values - values.mean()) ** 2).sum()))
+    half = math.hypot(t95(k - 1) * jack, 1.96 * exploit.stderr)
+    return exploit.mean - half, exploit.mean + half
 
 
 def _describe(played: dict[str, float]) -> str:

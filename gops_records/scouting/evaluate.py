@@ -8,25 +8,37 @@ score is set against a uniform choice among the cards still in hand:
 - ``within_one``: the most likely card is at most one rank from the bid (uniform: the
   share of the hand within one rank of the bid);
 - ``log_loss``: the mean of -ln P(bid) in nats (uniform: ln h).
+
+Each score comes with a 95% interval that takes the **game** as the unit (the bids of one
+game go together): the held-out scores are summed per game and the interval is the
+game-clustered one of :mod:`gops_records.analytics.stats`, so a player seen in two games
+gets the wide interval two games deserve. The folds' models are kept: fitted each without
+one fold's games, they also show how much the model itself moves with the games it saw
+(see :mod:`gops_records.scouting.counter`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
+from gops_records.analytics.stats import clustered_rate, ratio_interval
 from gops_records.cards import MAX_RANK
 from gops_records.scouting.features import Situations
-from gops_records.scouting.model import Board, OpponentModel
+from gops_records.scouting.model import Board, Encoded, OpponentModel, encode
 
 #: Probabilities are clipped here before the logarithm (a model never rules a card out).
 MIN_PROB = 1e-6
 
+Interval = tuple[float | None, float | None]
+
 
 @dataclass(frozen=True, slots=True)
 class Predictability:
-    """Held-out scores of the model and of uniform play over the hand."""
+    """Held-out scores of the model and of uniform play over the hand, with the 95%
+    intervals (game the unit) of the model's exact and within-one rates and of its
+    information gain (the share of the uniform log-loss it saves)."""
 
     exact: float
     within_one: float
@@ -35,13 +47,41 @@ class Predictability:
     baseline_within_one: float
     baseline_log_loss: float
     folds: int = 0
+    exact_ci: Interval = (None, None)
+    within_one_ci: Interval = (None, None)
+    information_gain_ci: Interval = (None, None)
 
-    def as_json(self) -> dict[str, float]:
+    @property
+    def information_gain(self) -> float:
+        """1 - log_loss / baseline_log_loss: the share of the uniform log-loss saved (<0: worse)."""
+        if self.baseline_log_loss <= 0:
+            return 0.0
+        return 1.0 - self.log_loss / self.baseline_log_loss
+
+    def as_json(self) -> dict:
+        def pair(ci: Interval) -> list[float | None]:
+            return [None if x is None else round(x, 4) for x in ci]
+
         return {"exact": round(self.exact, 4), "within_one": round(self.within_one, 4),
                 "log_loss": round(self.log_loss, 4),
                 "baseline_exact": round(self.baseline_exact, 4),
                 "baseline_within_one": round(self.baseline_within_one, 4),
-                "baseline_log_loss": round(self.baseline_log_loss, 4)}
+                "baseline_log_loss": round(self.baseline_log_loss, 4),
+                "information_gain": round(self.information_gain, 4),
+                "exact_ci": pair(self.exact_ci), "within_one_ci": pair(self.within_one_ci),
+                "information_gain_ci": pair(self.information_gain_ci)}
+
+
+@dataclass(frozen=True)
+class HeldOut:
+    """Cross-validation by game: each bid's probabilities from a model that never saw its
+    game, the fold of each game, and the folds' models (``models[f]`` was fitted on every
+    game but those of fold ``f``)."""
+
+    probs: np.ndarray
+    folds: int
+    fold_of_game: np.ndarray
+    models: list[OpponentModel] = field(repr=False)
 
 
 def game_folds(games: int, folds: int, seed: int) -> np.ndarray:
@@ -52,23 +92,32 @@ def game_folds(games: int, folds: int, seed: int) -> np.ndarray:
     return fold
 
 
-def held_out_probs(s: Situations, folds: int = 5, seed: int = 0) -> tuple[np.ndarray, int]:
-    """Each bid's (13-wide) card probabilities from a model fitted without its game.
-
-    Returns the probabilities and the number of folds used (at most one per game).
-    Raises ValueError for fewer than two games.
-    """
+def held_out(s: Situations, folds: int = 5, seed: int = 0,
+             encoded: Encoded | None = None) -> HeldOut:
+    """Cross-validate by game (at most one fold per game). ``encoded`` is
+    :func:`~gops_records.scouting.model.encode` of ``Board.of(s)`` if the caller has it.
+    Raises ValueError for fewer than two games."""
     if s.games < 2:
         raise ValueError("cross-validation by game needs at least two games")
+    enc = encoded if encoded is not None else encode(Board.of(s))
     k = max(2, min(folds, s.games))
     fold_of_game = game_folds(s.games, k, seed)
     fold = fold_of_game[s.game]
     probs = np.zeros(s.hand.shape)
+    models = []
     for f in range(k):
         test = fold == f
-        model = OpponentModel.fit(s.take(~test))
-        probs[test] = model.predict(Board.of(s.take(test)))
-    return probs, k
+        model = OpponentModel.fit(s, enc, rows=~test)
+        probs[test] = model.predict(enc.take(test, fitting=False))
+        models.append(model)
+    return HeldOut(probs, k, fold_of_game, models)
+
+
+def held_out_probs(s: Situations, folds: int = 5, seed: int = 0) -> tuple[np.ndarray, int]:
+    """Each bid's (13-wide) card probabilities from a model fitted without its game, and the
+    number of folds used. Raises ValueError for fewer than two games."""
+    out = held_out(s, folds, seed)
+    return out.probs, out.folds
 
 
 def score(s: Situations, probs: np.ndarray, folds: int = 0) -> Predictability:
@@ -78,18 +127,35 @@ def score(s: Situations, probs: np.ndarray, folds: int = 0) -> Predictability:
     guess = np.argmax(probs, axis=1) + 1
     p_bid = np.clip(probs[rows, s.bid - 1], MIN_PROB, 1.0)
     near = s.hand & (np.abs(np.arange(1, MAX_RANK + 1)[None, :] - s.bid[:, None]) <= 1)
+    hit = guess == s.bid
+    close = np.abs(guess - s.bid) <= 1
+    loss, uniform_loss = -np.log(p_bid), np.log(size)
+
+    def per_game(x: np.ndarray) -> np.ndarray:
+        return np.bincount(s.game, weights=x, minlength=s.games)
+
+    bids = per_game(np.ones(len(s)))
+    used = bids > 0
+    exact = clustered_rate(per_game(hit)[used].astype(np.int64), bids[used].astype(np.int64))
+    within = clustered_rate(per_game(close)[used].astype(np.int64),
+                            bids[used].astype(np.int64))
+    ratio, low, high = ratio_interval(per_game(loss)[used], per_game(uniform_loss)[used])
+    gain_ci = (None, None) if low is None else (1.0 - high, 1.0 - low)
     return Predictability(
-        exact=float(np.mean(guess == s.bid)),
-        within_one=float(np.mean(np.abs(guess - s.bid) <= 1)),
-        log_loss=float(np.mean(-np.log(p_bid))),
+        exact=float(np.mean(hit)),
+        within_one=float(np.mean(close)),
+        log_loss=float(np.mean(loss)),
         baseline_exact=float(np.mean(1.0 / size)),
         baseline_within_one=float(np.mean(near.sum(axis=1) / size)),
-        baseline_log_loss=float(np.mean(np.log(size))),
+        baseline_log_loss=float(np.mean(uniform_loss)),
         folds=folds,
+        exact_ci=(exact.low, exact.high),
+        within_one_ci=(within.low, within.high),
+        information_gain_ci=gain_ci,
     )
 
 
 def cross_validate(s: Situations, folds: int = 5, seed: int = 0) -> Predictability:
     """The model's predictability on held-out games (see the module docstring)."""
-    probs, used = held_out_probs(s, folds, seed)
-    return score(s, probs, used)
+    out = held_out(s, folds, seed)
+    return score(s, out.probs, out.folds)

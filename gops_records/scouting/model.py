@@ -22,7 +22,6 @@ leave it out), so a view only gains weight when it predicts bids it was not fitt
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -105,10 +104,67 @@ N_CODES = {"offset": 2 * OFFSET_SPAN + 1, "position": len(POSITION_NAMES),
            "matched": 2 * MATCH_SPAN + 1}
 
 
+def _histogram(codes: np.ndarray, width: int) -> np.ndarray:
+    """(n, width): how many cards of each hand have each code (one bincount)."""
+    n = len(codes)
+    held = codes >= 0
+    rows = np.broadcast_to(np.arange(n)[:, None], codes.shape)
+    flat = (rows * width + codes)[held]
+    return np.bincount(flat, minlength=n * width).reshape(n, width).astype(float)
+
+
 def _multiplicity(codes: np.ndarray) -> np.ndarray:
     """For each card in hand, how many cards in the same hand share its code (0 if absent)."""
-    same = (codes[:, :, None] == codes[:, None, :]) & (codes[:, None, :] >= 0)
-    return np.where(codes >= 0, same.sum(axis=2), 0)
+    if not codes.size:
+        return np.zeros(codes.shape, dtype=np.int64)
+    hist = _histogram(codes, int(codes.max()) + 1)
+    rows = np.arange(len(codes))[:, None]
+    return np.where(codes >= 0, hist[rows, np.maximum(codes, 0)], 0).astype(np.int64)
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """A board as the model reads it, computed once (see :func:`encode`): per view each
+    card's code and how many cards of its hand share that code, each hand's histogram of
+    codes (``hist``; ``present`` = hist > 0 as 0/1, ``uniform`` = hist / hand size: the
+    share of each code a uniform bid gives); the bucket and the size of each hand."""
+
+    hand: np.ndarray
+    bucket: np.ndarray
+    hand_size: np.ndarray
+    codes: dict[str, np.ndarray]
+    mult: dict[str, np.ndarray]
+    present: dict[str, np.ndarray]
+    uniform: dict[str, np.ndarray]
+
+    def __len__(self) -> int:
+        return len(self.bucket)
+
+    def take(self, rows: np.ndarray, fitting: bool = True) -> Encoded:
+        """The situations at ``rows`` (a boolean mask or an index array); without
+        ``fitting``, only what predicting needs (not the histograms)."""
+        def pick(d: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+            return {v: a[rows] for v, a in d.items()} if fitting else {}
+
+        return Encoded(self.hand[rows], self.bucket[rows], self.hand_size[rows],
+                       {v: a[rows] for v, a in self.codes.items()},
+                       {v: a[rows] for v, a in self.mult.items()}, pick(self.present),
+                       pick(self.uniform))
+
+
+def encode(board: Board) -> Encoded:
+    """The codes, multiplicities, histograms and buckets of every situation of ``board``."""
+    codes = view_codes(board)
+    bucket = buckets(board.prize_index, board.prizes_left, board.pool_value, board.cards)
+    size = board.hand.sum(axis=1)
+    rows = np.arange(len(bucket))[:, None]
+    mult, present, uniform = {}, {}, {}
+    for view, c in codes.items():
+        hist = _histogram(c, N_CODES[view])
+        mult[view] = np.where(c >= 0, hist[rows, np.maximum(c, 0)], 0.0)
+        present[view] = (hist > 0).astype(float)
+        uniform[view] = hist / np.maximum(size, 1)[:, None]
+    return Encoded(board.hand, bucket, size, codes, mult, present, uniform)
 
 
 @dataclass(frozen=True)
@@ -121,35 +177,42 @@ class ViewTable:
     freq: np.ndarray      # (buckets, codes) smoothed frequencies, each row sums to 1
 
     @classmethod
-    def fit(cls, view: str, codes: np.ndarray, chosen: np.ndarray, bucket: np.ndarray,
-            hand_size: np.ndarray) -> ViewTable:
+    def fit(cls, view: str, chosen: np.ndarray, bucket: np.ndarray,
+            uniform: np.ndarray) -> ViewTable:
+        """Count the ``chosen`` codes per bucket; ``uniform`` (codes,) is the summed share of
+        each code under uniform play over the same bids, the prior of the overall table."""
         k = N_CODES[view]
-        counts = np.zeros((N_BUCKETS, k))
-        np.add.at(counts, (bucket, chosen), 1.0)
-        uniform = np.zeros(k)
-        rows, cols = np.nonzero(codes >= 0)
-        np.add.at(uniform, codes[rows, cols], 1.0 / hand_size[rows])
-        uniform = uniform / max(uniform.sum(), 1e-12) if uniform.sum() else np.full(k, 1.0 / k)
+        counts = np.bincount(bucket * k + chosen, minlength=N_BUCKETS * k).reshape(
+            N_BUCKETS, k).astype(float)
+        uniform = uniform / uniform.sum() if uniform.sum() > 0 else np.full(k, 1.0 / k)
         total = counts.sum()
         overall = (counts.sum(axis=0) + GLOBAL_PRIOR * uniform) / (total + GLOBAL_PRIOR)
         freq = ((counts + BUCKET_PRIOR * overall[None, :])
                 / (counts.sum(axis=1, keepdims=True) + BUCKET_PRIOR))
         return cls(view, counts, uniform, freq)
 
-    def loo_weights(self, codes: np.ndarray, chosen: np.ndarray, bucket: np.ndarray
-                    ) -> np.ndarray:
-        """Unnormalised card weights with each bid's own count taken out of the tables."""
-        safe = np.maximum(codes, 0)
-        own = (codes == chosen[:, None]).astype(float)
-        by_code = self.counts.sum(axis=0)
-        total = self.counts.sum() - 1
-        overall = (by_code[safe] - own + GLOBAL_PRIOR * self.uniform[safe]) / (
-            total + GLOBAL_PRIOR)
-        in_bucket = self.counts[bucket[:, None], safe] - own
-        return np.where(codes >= 0, in_bucket + BUCKET_PRIOR * overall, 0.0)
+    def loo_chosen(self, chosen: np.ndarray, mult: np.ndarray, bucket: np.ndarray,
+                   present: np.ndarray, hand_size: np.ndarray,
+                   rows: np.ndarray | None = None) -> np.ndarray:
+        """Each bid's probability of its own card under this view, from tables with that
+        bid's own count taken out (leave-one-out).
 
-    def weights(self, codes: np.ndarray, bucket: np.ndarray) -> np.ndarray:
-        return np.where(codes >= 0, self.freq[bucket[:, None], np.maximum(codes, 0)], 0.0)
+        A code's weight in bucket b is counts[b, code] + BUCKET_PRIOR * overall[code]; the
+        bid's own count comes off its bucket and off the overall table. A card gets its
+        code's weight shared among the ``mult`` cards with that code, normalised over the
+        hand: over the codes ``present`` in the hand, each once. ``rows`` picks the bids
+        from ``present`` when it holds more (one row per bid otherwise).
+        """
+        denom = self.counts.sum() - 1 + GLOBAL_PRIOR
+        overall = (self.counts.sum(axis=0) + GLOBAL_PRIOR * self.uniform) / denom
+        weight = self.counts + BUCKET_PRIOR * overall[None, :]          # (buckets, codes)
+        own = 1.0 + BUCKET_PRIOR / denom
+        at = np.arange(len(bucket)) if rows is None else rows
+        # einsum, not BLAS: OpenBLAS threads cost more than they save on 25-wide rows
+        z = np.einsum("ij,ij->i", present[at], weight[bucket]) - own
+        mine = weight[bucket, chosen] - own
+        return np.where(z > 0, mine / np.maximum(mult, 1) / np.where(z > 0, z, 1.0),
+                        1.0 / np.maximum(hand_size, 1))
 
 
 def _card_probs(weights: np.ndarray, mult: np.ndarray, hand: np.ndarray) -> np.ndarray:
@@ -169,37 +232,37 @@ class OpponentModel:
     bids: int
 
     @classmethod
-    def fit(cls, s: Situations) -> OpponentModel:
-        """Fit the tables and the mixture weights on the bids in ``s``."""
-        board = Board.of(s)
-        codes = view_codes(board)
-        bucket = buckets(board.prize_index, board.prizes_left, board.pool_value, board.cards)
-        size = s.hand_size
-        rows = np.arange(len(s))
-        col = s.bid - 1
+    def fit(cls, s: Situations, encoded: Encoded | None = None,
+            rows: np.ndarray | None = None) -> OpponentModel:
+        """Fit the tables and the mixture weights on the bids in ``s`` (only those at
+        ``rows``, a boolean mask, if given).
+
+        ``encoded`` is :func:`encode` of ``Board.of(s)`` when the caller has it already
+        (cross-validation encodes every bid once and fits on parts of it).
+        """
+        enc = encoded if encoded is not None else encode(Board.of(s))
+        at = np.arange(len(s)) if rows is None else np.flatnonzero(rows)
+        weight = None if rows is None else np.asarray(rows, dtype=float)
+        col = s.bid[at] - 1
+        size = enc.hand_size[at]
+        bucket = enc.bucket[at]
         tables = {}
         scores = [1.0 / size]
         for view in VIEWS:
-            c = codes[view]
-            chosen = c[rows, col]
-            table = ViewTable.fit(view, c, chosen, bucket, size)
+            chosen = enc.codes[view][at, col]
+            share = enc.uniform[view]
+            uniform = share.sum(axis=0) if weight is None else np.einsum("i,ij->j", weight, share)
+            table = ViewTable.fit(view, chosen, bucket, uniform)
             tables[view] = table
-            probs = _card_probs(table.loo_weights(c, chosen, bucket), _multiplicity(c), s.hand)
-            scores.append(probs[rows, col])
+            scores.append(table.loo_chosen(chosen, enc.mult[view][at, col], bucket,
+                                           enc.present[view], size, at))
         likelihood = np.column_stack(scores)
-        return cls(tables, _em_weights(likelihood), len(s))
+        return cls(tables, _em_weights(likelihood), len(at))
 
-    def predict(self, board: Board) -> np.ndarray:
+    def predict(self, board: Board | Encoded) -> np.ndarray:
         """(n, 13) probabilities of each card (column r - 1 = card r); 0 outside the hand."""
-        codes = view_codes(board)
-        bucket = buckets(board.prize_index, board.prizes_left, board.pool_value, board.cards)
-        hand = board.hand
-        out = self.mixture[0] * hand / hand.sum(axis=1, keepdims=True)
-        for weight, view in zip(self.mixture[1:], VIEWS, strict=True):
-            c = codes[view]
-            out = out + weight * _card_probs(self.tables[view].weights(c, bucket),
-                                             _multiplicity(c), hand)
-        return out
+        enc = board if isinstance(board, Encoded) else encode(board)
+        return ModelStack.of([self]).predict(enc, np.zeros(len(enc), dtype=np.int64))
 
     def distribution(self, prize: int, pool_value: int, hand: Sequence[int],
                      upcoming: Sequence[int], cards: int) -> dict[int, float]:
@@ -221,72 +284,47 @@ class OpponentModel:
         return ", ".join(f"{words[n]} {w:.0%}" for w, n in parts if w >= 0.005)
 
 
-class FastModel:
-    """The same predictions as :meth:`OpponentModel.predict` for one situation at a time, in
-    plain Python (no numpy overhead): what simulations call thousands of times per game."""
+@dataclass(frozen=True)
+class ModelStack:
+    """Several fitted models side by side, so one call predicts each situation with its own
+    model (the simulations play games against many models at once)."""
 
-    __slots__ = ("w", "offset", "position", "matched")
+    mixture: np.ndarray            # (models, 1 + views)
+    freq: dict[str, np.ndarray]    # per view: (models, buckets, codes)
 
-    def __init__(self, model: OpponentModel):
-        self.w = [float(x) for x in model.mixture]
-        self.offset = model.tables["offset"].freq.tolist()
-        self.position = model.tables["position"].freq.tolist()
-        self.matched = model.tables["matched"].freq.tolist()
+    @classmethod
+    def of(cls, models: Sequence[OpponentModel]) -> ModelStack:
+        return cls(np.stack([m.mixture for m in models]),
+                   {v: np.stack([m.tables[v].freq for m in models]) for v in VIEWS})
 
-    def probs(self, prize: int, pool_value: int, hand: Sequence[int], prize_index: int,
-              prizes_left: int, cards: int) -> list[float]:
-        """Probabilities aligned with ``hand`` (ascending); ``prize_index`` counts the prizes
-        left below this one, ``prizes_left`` includes it."""
-        h = len(hand)
-        third = min(2, (3 * prize_index) // max(prizes_left, 1))
-        size = (0 if pool_value < math.ceil(cards / 2) else 1
-                if pool_value < math.ceil(0.75 * cards) else 2 if pool_value <= cards else 3)
-        b = 4 * third + size
-        w0, w_off, w_pos, w_match = self.w
-        out = [w0 / h] * h
-        f = self.offset[b]
-        _add(out, w_off, [f[c - prize + OFFSET_SPAN] for c in hand])
-        f = self.position[b]
-        codes = _POSITION_CODES[h]
-        mult = _POSITION_MULT[h]
-        _add(out, w_pos, [f[k] / m for k, m in zip(codes, mult, strict=True)])
-        f = self.matched[b]
-        scaled = round(prize_index * (h - 1) / (prizes_left - 1)) if prizes_left > 1 else 0
-        codes = [min(max(i - scaled, -MATCH_SPAN), MATCH_SPAN) + MATCH_SPAN for i in range(h)]
-        _add(out, w_match, [f[k] / codes.count(k) for k in codes])
+    def __len__(self) -> int:
+        return len(self.mixture)
+
+    def predict(self, enc: Encoded, model: np.ndarray) -> np.ndarray:
+        """(n, 13) card probabilities of each situation under model ``model[i]`` of the stack."""
+        hand = enc.hand
+        w = self.mixture[model]
+        out = w[:, :1] * hand / hand.sum(axis=1, keepdims=True)
+        for k, view in enumerate(VIEWS, start=1):
+            c = enc.codes[view]
+            weights = np.where(c >= 0, self.freq[view][model[:, None], enc.bucket[:, None],
+                                                       np.maximum(c, 0)], 0.0)
+            out = out + w[:, k:k + 1] * _card_probs(weights, enc.mult[view], hand)
         return out
 
 
-def _add(out: list[float], weight: float, per_card: list[float]) -> None:
-    z = sum(per_card)
-    if z <= 0:
-        per_card, z = [1.0] * len(out), float(len(out))
-    scale = weight / z
-    for i, x in enumerate(per_card):
-        out[i] += scale * x
-
-
-def _position_codes(h: int) -> list[int]:
-    codes = []
-    for i in range(h):
-        top = h - 1 - i
-        codes.append(0 if i == 0 else 1 if top == 0 else 2 if i == 1 else 3 if top == 1
-                     else 4 if i == 2 else 5)
-    return codes
-
-
-_POSITION_CODES = [_position_codes(h) for h in range(MAX_RANK + 1)]
-_POSITION_MULT = [[codes.count(k) for k in codes] for codes in _POSITION_CODES]
-
-
 def _em_weights(likelihood: np.ndarray, steps: int = EM_STEPS) -> np.ndarray:
-    """Mixture weights maximising sum log(sum_k w_k L_ik) (with one pseudo-bid per part)."""
+    """Mixture weights maximising sum log(sum_k w_k L_ik) (with one pseudo-bid per part).
+
+    Each EM step: the responsibilities r_ik = w_k L_ik / (L w)_i summed over bids are
+    w_k (L^T (1 / L w))_k, two matrix-vector products.
+    """
     n, k = likelihood.shape
     w = np.full(k, 1.0 / k)
     if n == 0:
         return w
+    lik = np.ascontiguousarray(likelihood.T)  # (parts, bids): each product reads rows
     for _ in range(steps):
-        joint = likelihood * w[None, :]
-        resp = joint / np.maximum(joint.sum(axis=1, keepdims=True), 1e-300)
-        w = (resp.sum(axis=0) + 1.0) / (n + k)
+        mix = np.maximum(w @ lik, 1e-300)
+        w = (w * (lik @ (1.0 / mix)) + 1.0) / (n + k)
     return w

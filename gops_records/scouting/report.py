@@ -9,7 +9,7 @@ import polars as pl
 
 from gops_records.cards import MAX_RANK
 from gops_records.rules import RuleProfile
-from gops_records.scouting.counter import CounterStrategy
+from gops_records.scouting.counter import GENERIC, CounterStrategy
 from gops_records.scouting.evaluate import Predictability
 from gops_records.scouting.features import Situations
 from gops_records.scouting.habits import Habit
@@ -17,6 +17,9 @@ from gops_records.scouting.model import Board, OpponentModel
 
 #: Share of the uniform log-loss the model must save to be called (highly) predictable.
 PREDICTABLE, HIGHLY_PREDICTABLE = 0.05, 0.25
+#: Fewer games than this are a small sample: too few to trust the habits and the model
+#: (docs/scouting.md, "Small samples", gives the measurements behind the number).
+MIN_GAMES = 30
 
 
 @dataclass(frozen=True)
@@ -34,7 +37,7 @@ class ScoutReport:
     situations: Situations | None = field(default=None, repr=False, compare=False)
 
     def as_json(self) -> dict:
-        """Exactly: player, games, bids, predictability, habits, counter."""
+        """player, games, bids, predictability, habits, counter, then small_sample."""
         return {
             "player": self.player,
             "games": self.games,
@@ -42,13 +45,27 @@ class ScoutReport:
             "predictability": self.predictability.as_json(),
             "habits": [h.as_json() for h in self.habits],
             "counter": self.counter.as_json(),
+            "small_sample": self.small_sample,
         }
 
     @property
     def information_gain(self) -> float:
         """The share of the uniform log-loss the model saves on held-out games (<0: worse)."""
-        p = self.predictability
-        return 1.0 - p.log_loss / p.baseline_log_loss if p.baseline_log_loss > 0 else 0.0
+        return self.predictability.information_gain
+
+    @property
+    def small_sample(self) -> bool:
+        """Fewer than :data:`MIN_GAMES` games: the habits and the model are not to be trusted."""
+        return self.games < MIN_GAMES
+
+    def caution(self) -> str | None:
+        """What a small sample means for this report, in one sentence (None otherwise)."""
+        if not self.small_sample:
+            return None
+        return (f"Small sample: {self.games} game{'s' * (self.games != 1)} "
+                f"(fewer than {MIN_GAMES}). The model is mostly its prior, the habits need more "
+                "bids to show, and the figures below can move a lot with the next games: "
+                "read the intervals, not the point values.")
 
     def verdict(self) -> str:
         gain = self.information_gain
@@ -62,15 +79,22 @@ class ScoutReport:
         """The report as the terminal shows it."""
         p, c = self.predictability, self.counter
         against = f" (games against {self.vs} only)" if self.vs else ""
-        lines = [
-            f"Scouting {self.player}: {self.games} games, {self.bids} bids{against}",
+        lines = [f"Scouting {self.player}: {self.games} games, {self.bids} bids{against}"]
+        caution = self.caution()
+        if caution:
+            lines.append(f"  {caution}")
+        lines += [
             "",
             f"Predictability on held-out games ({p.folds}-fold, split by game): "
             f"{self.verdict()}",
-            f"  {'':24}{'model':>8}{'uniform':>10}",
-            f"  {'exact bid':24}{p.exact:>8.0%}{p.baseline_exact:>10.0%}",
-            f"  {'bid within one':24}{p.within_one:>8.0%}{p.baseline_within_one:>10.0%}",
-            f"  {'log-loss (nats per bid)':24}{p.log_loss:>8.3f}{p.baseline_log_loss:>10.3f}",
+            f"  {'':24}{'model':>8}{'95% CI':>12}{'uniform':>10}",
+            f"  {'exact bid':24}{p.exact:>8.0%}{span(p.exact_ci):>12}{p.baseline_exact:>10.0%}",
+            f"  {'bid within one':24}{p.within_one:>8.0%}{span(p.within_one_ci):>12}"
+            f"{p.baseline_within_one:>10.0%}",
+            f"  {'log-loss (nats per bid)':24}{p.log_loss:>8.3f}{'':>12}"
+            f"{p.baseline_log_loss:>10.3f}",
+            f"  {'information gain':24}{p.information_gain:>8.0%}"
+            f"{span(p.information_gain_ci):>12}{0:>10.0%}",
         ]
         if self.model is not None:
             lines.append(f"  the model reads them by: {self.model.describe()}")
@@ -87,11 +111,30 @@ class ScoutReport:
             f"{c.counter.games} simulated games each)",
             f"  {c.description}",
             f"  expected gain: {c.counter.mean:+.1f} points per game "
-            f"(± {1.96 * c.counter.stderr:.1f});",
+            f"(± {1.96 * c.counter.stderr:.1f} simulation error);",
+            f"  the generic strategy ({GENERIC.split(':')[0]}): {c.generic.mean:+.1f} "
+            f"(± {1.96 * c.generic.stderr:.1f});",
             f"  a uniformly random reply: {c.random.mean:+.1f} "
             f"(± {1.96 * c.random.stderr:.1f})",
+            f"  gain from exploiting {self.player} (counter minus generic): "
+            f"{c.exploit.mean:+.1f} points per game{exploit_span(c)}",
         ]
         return "\n".join(lines)
+
+
+def span(ci: tuple[float | None, float | None], pct: bool = True) -> str:
+    """A 95% interval as text: '57-70%', or '' when there is none."""
+    low, high = ci
+    if low is None or high is None:
+        return ""
+    return f"{100 * low:.0f}-{100 * high:.0f}%" if pct else f"{low:+.1f} to {high:+.1f}"
+
+
+def exploit_span(c: CounterStrategy) -> str:
+    """'; 95% CI -1.2 to +3.4 (simulation and model)' for the exploit, or ''."""
+    if c.exploit_ci is None:
+        return f" (± {1.96 * c.exploit.stderr:.1f} simulation error)"
+    return f"; 95% CI {span(c.exploit_ci, pct=False)} (simulation and model)"
 
 
 def predicted_bid_by_prize(source: ScoutReport | OpponentModel,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 from gops_records.cli import app
@@ -20,10 +21,18 @@ def test_json_is_one_object_with_the_contract_keys(sim_db):
     result = run("Clara Nowak", "--db", str(sim_db), "--json", "--simulations", "60")
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
-    assert list(doc) == ["player", "games", "bids", "predictability", "habits", "counter"]
+    assert list(doc) == ["player", "games", "bids", "predictability", "habits", "counter",
+                         "small_sample"]
     assert doc["player"] == "Clara Nowak"
     assert doc["habits"][0]["description"].startswith("bids the prize plus one")
-    assert doc["counter"]["expected_gain_per_game"] > doc["counter"]["random_gain_per_game"]
+    c = doc["counter"]
+    assert c["expected_gain_per_game"] > c["random_gain_per_game"]
+    # against a prize-plus-one bidder, bidding the prize loses nearly every round; the
+    # counter outbids by one: exploiting is worth the whole difference
+    assert c["generic_gain_per_game"] < 0
+    assert c["exploit_gain_per_game"] == pytest.approx(
+        c["expected_gain_per_game"] - c["generic_gain_per_game"], abs=0.011)
+    assert doc["small_sample"] is False and doc["games"] >= 30
 
 
 def test_same_seed_same_report(sim_db):
@@ -41,6 +50,18 @@ def test_terminal_report(sim_db):
     assert "highly predictable" in out
     assert "  - bids exactly the prize 100% of the time" in out
     assert "expected gain: +" in out and "a uniformly random reply: " in out
+    assert "the generic strategy (bid the prize): " in out
+    assert "gain from exploiting Bruno Keller (counter minus generic): +" in out
+    assert "Small sample" not in out
+
+
+def test_a_small_sample_says_so(club_db):
+    result = run("Ann", "--db", str(club_db), "--json", "--simulations", "20")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["games"] == 2 and doc["small_sample"] is True
+    text = run("Ann", "--db", str(club_db), "--simulations", "20").stdout
+    assert "Small sample: 2 games (fewer than 30)" in text
 
 
 def test_vs_restricts_to_games_against_me(sim_db):

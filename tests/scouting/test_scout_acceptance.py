@@ -69,17 +69,34 @@ def test_counter_against_a_random_bidder(reports):
     assert "exactly the prize" in c.description
 
 
-def test_json_has_exactly_the_contract_keys(reports):
+def test_json_keeps_the_contract_keys_and_adds_the_new_ones(reports):
     doc = reports[PRIZE].as_json()
-    assert list(doc) == ["player", "games", "bids", "predictability", "habits", "counter"]
+    assert list(doc) == ["player", "games", "bids", "predictability", "habits", "counter",
+                         "small_sample"]
     assert doc["player"] == PRIZE and doc["bids"] == 13 * doc["games"]
     assert set(doc["predictability"]) == {"exact", "within_one", "log_loss", "baseline_exact",
-                                          "baseline_within_one", "baseline_log_loss"}
+                                          "baseline_within_one", "baseline_log_loss",
+                                          "information_gain", "exact_ci", "within_one_ci",
+                                          "information_gain_ci"}
     assert all(set(h) == {"description", "rate", "count", "ci"} for h in doc["habits"])
     assert set(doc["counter"]) == {"description", "expected_gain_per_game",
-                                   "random_gain_per_game"}
+                                   "random_gain_per_game", "generic_gain_per_game",
+                                   "exploit_gain_per_game", "exploit_gain_ci",
+                                   "generic_strategy", "simulated_games"}
+    assert doc["small_sample"] is False
     low, high = doc["habits"][0]["ci"]
     assert low <= doc["habits"][0]["rate"] <= high
+
+
+def test_exploiting_a_random_bidder_adds_about_nothing(reports):
+    # the case: against a random bidder the counter gains about +29, but so does
+    # bidding the prize: the gain from exploiting is about zero, and its interval says so
+    c = reports[RANDOM].counter
+    assert c.generic_gain_per_game > 20
+    assert abs(c.exploit_gain_per_game) < 3
+    low, high = c.exploit_ci
+    assert low < c.exploit_gain_per_game < high and low < 1.5
+    assert reports[PLUS_ONE].counter.exploit_ci[0] > 40  # it clearly pays against them
 
 
 def test_predicted_bid_by_prize(reports):

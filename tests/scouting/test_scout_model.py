@@ -1,5 +1,5 @@
-"""The opponent model: proper distributions, the fast path equal to the array path, and
-recovery of simple bidders."""
+"""The opponent model: proper distributions, the multiplicities and the stacked path equal to
+plain definitions, and recovery of simple bidders."""
 
 from __future__ import annotations
 
@@ -12,9 +12,11 @@ from gops_records.scouting.features import Situations, situation_frame
 from gops_records.scouting.model import (
     VIEWS,
     Board,
-    FastModel,
+    ModelStack,
     OpponentModel,
+    _multiplicity,
     buckets,
+    encode,
     view_codes,
 )
 
@@ -65,23 +67,40 @@ def test_probabilities_are_distributions_over_the_hand(fitted):
         assert np.all(probs[~s.hand] == 0) and np.all(probs[s.hand] > 0)
 
 
-def test_fast_path_matches_the_array_path(fitted):
-    rng = random.Random(3)
-    for _, model in fitted.values():
-        fast = FastModel(model)
-        for _ in range(200):
-            n = 13
-            size = rng.randint(1, n)
-            hand = sorted(rng.sample(range(1, n + 1), size))
-            prizes = sorted(rng.sample(range(1, n + 1), size))
-            prize = rng.choice(prizes)
-            upcoming = [p for p in prizes if p != prize]
-            pool = prize + rng.choice([0, 0, 5, 11])
-            want = model.predict(Board.single(prize, pool, hand, upcoming, n))[0]
-            got = fast.probs(prize, pool, hand, sum(p < prize for p in upcoming), size, n)
-            assert got == pytest.approx([want[c - 1] for c in hand], abs=1e-12)
-            one = model.distribution(prize, pool, hand, upcoming, n)
-            assert list(one) == hand and sum(one.values()) == pytest.approx(1.0)
+def random_boards(rng: random.Random, count: int) -> Board:
+    rows = []
+    for _ in range(count):
+        n = 13
+        size = rng.randint(1, n)
+        hand = sorted(rng.sample(range(1, n + 1), size))
+        prizes = sorted(rng.sample(range(1, n + 1), size))
+        prize = rng.choice(prizes)
+        upcoming = [p for p in prizes if p != prize]
+        rows.append(Board.single(prize, prize + rng.choice([0, 0, 5, 11]), hand, upcoming, n))
+    return Board(*(np.concatenate([getattr(b, f) for b in rows])
+                   for f in ("hand", "prize", "pool_value", "cards", "prize_index",
+                             "prizes_left")))
+
+
+def test_multiplicity_is_the_count_of_cards_sharing_a_code():
+    board = random_boards(random.Random(5), 300)
+    for view, codes in view_codes(board).items():
+        same = (codes[:, :, None] == codes[:, None, :]) & (codes[:, None, :] >= 0)
+        plain = np.where(codes >= 0, same.sum(axis=2), 0)
+        assert np.array_equal(_multiplicity(codes), plain), view
+
+
+def test_a_stack_predicts_each_row_with_its_own_model(fitted):
+    models = [model for _, model in fitted.values()]
+    board = random_boards(random.Random(3), 200)
+    enc = encode(board)
+    which = np.arange(200) % len(models)
+    stacked = ModelStack.of(models).predict(enc, which)
+    for i, model in enumerate(models):
+        alone = model.predict(board)
+        assert np.allclose(stacked[which == i], alone[which == i], atol=1e-12)
+    one = models[0].distribution(6, 6, [2, 6, 9], [1, 13], 13)
+    assert list(one) == [2, 6, 9] and sum(one.values()) == pytest.approx(1.0)
 
 
 def test_prize_bidders_are_read_by_their_offset(fitted):
@@ -108,3 +127,37 @@ def test_em_weights_sum_to_one(fitted):
     for _, model in fitted.values():
         assert model.mixture.sum() == pytest.approx(1.0)
         assert np.all(model.mixture > 0)
+
+
+def test_leave_one_out_scores_each_bid_with_its_own_count_taken_out(fitted):
+    """The O(n) leave-one-out equals refitting the counts without the bid, bid by bid."""
+    from gops_records.scouting.model import BUCKET_PRIOR, GLOBAL_PRIOR, ViewTable, _card_probs
+    s, _ = fitted[RANDOM]
+    enc = encode(Board.of(s))
+    rows = np.arange(len(s))
+    for view in VIEWS:
+        codes = enc.codes[view]
+        chosen = codes[rows, s.bid - 1]
+        table = ViewTable.fit(view, chosen, enc.bucket, enc.uniform[view].sum(axis=0))
+        fast = table.loo_chosen(chosen, enc.mult[view][rows, s.bid - 1], enc.bucket,
+                                enc.present[view], s.hand_size)
+        for i in random.Random(view).sample(range(len(s)), 25):
+            counts = table.counts.copy()
+            counts[enc.bucket[i], chosen[i]] -= 1
+            overall = (counts.sum(axis=0) + GLOBAL_PRIOR * table.uniform) / (
+                counts.sum() + GLOBAL_PRIOR)
+            weights = np.where(codes[i] >= 0, (counts[enc.bucket[i]] + BUCKET_PRIOR * overall)[
+                np.maximum(codes[i], 0)], 0.0)
+            plain = _card_probs(weights[None], enc.mult[view][i:i + 1], s.hand[i:i + 1])
+            assert fast[i] == pytest.approx(plain[0, s.bid[i] - 1], rel=1e-9)
+
+
+def test_em_steps_match_the_textbook_form():
+    from gops_records.scouting.model import _em_weights
+    lik = np.random.default_rng(2).random((500, 4))
+    w = np.full(4, 0.25)
+    for _ in range(60):
+        joint = lik * w
+        resp = joint / joint.sum(axis=1, keepdims=True)
+        w = (resp.sum(axis=0) + 1.0) / (500 + 4)
+    assert _em_weights(lik) == pytest.approx(w, rel=1e-10)
