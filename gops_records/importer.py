@@ -22,6 +22,7 @@ import polars as pl
 
 from gops_records.errors import DecodeError
 from gops_records.notation.model import Problem
+from gops_records.rejects import IMPORT_EXAMPLES, headline
 from gops_records.replay.chunks import chunk_bytes_for, record_body
 from gops_records.replay.chunks import read_file as read_records
 from gops_records.replay.frames import ChunkGames, Frames
@@ -59,6 +60,27 @@ class ImportSummary(LoadCounts):
     files_unchanged: int = 0  # files skipped: read before, all their records stored
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
+    #: The first few rejected records, as ``file:line: code: message`` (``gops import``
+    #: lists them; ``gops rejects`` lists every one)
+    rejected: list[str] = field(default_factory=list)
+
+    def note_rejects(self, rejects: pl.DataFrame) -> None:
+        """Keep the headlines of a batch's rejects while fewer than a few are kept."""
+        room = IMPORT_EXAMPLES - len(self.rejected)
+        for row in rejects.head(max(room, 0)).iter_rows(named=True):
+            errors = [Problem(**e) for e in row["errors"]]
+            self.rejected.append(headline(row["source"], row["source_line"], errors)
+                                 if errors else f"{row['source']}:{row['source_line'] or 1}: "
+                                 "rejected (the same text as a record before it)")
+
+    def note_stored_rejects(self, con: duckdb.DuckDBPyConnection, ids: pl.Series) -> None:
+        """Keep the headlines of stored rejects (a file counted, not read again)."""
+        room = IMPORT_EXAMPLES - len(self.rejected)
+        if room > 0 and len(ids):
+            wanted = pl.DataFrame({"reject_id": ids})  # noqa: F841  (read by name in the SQL)
+            self.note_rejects(con.sql(
+                "SELECT source, source_line, errors FROM rejects SEMI JOIN wanted USING "
+                f"(reject_id) ORDER BY source, source_game LIMIT {room}").pl())
 
     @property
     def games_per_second(self) -> float:
@@ -166,6 +188,7 @@ def _import_file(con: duckdb.DuckDBPyConnection, path: Path, summary: ImportSumm
         for batch, consumed in file_batches(path, encoding, batch_games, notes, data=data):
             frames = batch.frames()
             summary.add(load_frames(con, summary.import_id, frames, known))
+            summary.note_rejects(frames["rejects"])
             read.add(batch_game_ids(frames), frames["rejects"]["reject_id"])
             if progress and consumed:
                 progress(consumed, source_name(path))
@@ -185,6 +208,7 @@ def _counted_unchanged(con: duckdb.DuckDBPyConnection, path: Path, size: int, re
     if earlier is None or not _still_stored(con, earlier, known):
         return False
     summary.add(earlier.counts())
+    summary.note_stored_rejects(con, earlier.distinct_reject_ids())
     summary.files_unchanged += 1
     source_files.skipped(con, earlier, source_name(path), summary.import_id)
     # the notes name the file as it was called then

@@ -37,7 +37,12 @@ def test_summary_line(folder: Path, tmp_path: Path) -> None:
     db = tmp_path / "t.duckdb"
     result = _run(folder, "--db", db)
     assert result.exit_code == 0, result.output
-    line = result.stdout.strip()
+    line, *listed = result.stdout.strip().splitlines()
+    broken_line = (club_game(1) + "\n").count("\n") + 7  # round 2 of BROKEN
+    assert listed == [
+        f"  {folder / 'a.gops'}:{broken_line}: card-not-in-hand: Ann (A) bids 3, already "
+        f"spent in round 1 (line {broken_line - 1}) (+1 more problem)",
+        f"  see the quarantine with gops rejects --db {db}"]
     assert re.fullmatch(
         rf"import 1 into {re.escape(str(db))}: 2 files, 4 games seen: 3 new, 0 duplicate, "
         r"1 rejected \(1 newly quarantined, 0 already kept\); [\d.]+ s, [\d,]+ games/s", line)
@@ -128,3 +133,21 @@ def test_a_db_that_is_not_a_database_exits_2_with_a_plain_message(tmp_path: Path
     assert (tmp_path / "notes.txt").read_text() == "my notes, not a database"
     inside_a_file = _run(tmp_path / "g.gops", "--db", tmp_path / "notes.txt" / "t.duckdb")
     assert inside_a_file.exit_code == 2 and "Traceback" not in inside_a_file.output
+
+
+def test_the_rejects_are_listed_a_few_then_counted(tmp_path: Path) -> None:
+    games = [club_game(n) for n in range(1, 4)] + [
+        BROKEN.replace('[A "Ann"]', f'[A "Ann {n}"]') for n in range(8)]
+    (tmp_path / "many.gops").write_text("\n".join(games))
+    db = tmp_path / "t.duckdb"
+    result = _run(tmp_path / "many.gops", "--db", db)
+    lines = result.stdout.splitlines()
+    assert ": 3 new, 0 duplicate, 8 rejected (8 newly quarantined" in lines[0]
+    assert len(lines) == 1 + 5 + 1
+    assert all(re.match(rf"  {re.escape(str(tmp_path / 'many.gops'))}:\d+: card-not-in-hand: ",
+                        line) for line in lines[1:6])
+    assert lines[6] == f"  ... and 3 more rejected; see them all with gops rejects --db {db}"
+    # a file counted without being read again lists its rejects from the database
+    again = _run(tmp_path / "many.gops", "--db", db).stdout.splitlines()
+    assert "(1 unchanged, not read again)" in again[0]
+    assert again[1:] == lines[1:]

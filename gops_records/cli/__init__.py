@@ -7,6 +7,7 @@ from gops_records.cli import (  # noqa: F401  (each module registers its command
     dashboard_cmd,
     export_cmd,
     import_cmd,
+    rejects_cmd,
     replay_cmd,
     scout_cmd,
     simulate_cmd,

@@ -17,13 +17,14 @@ from gops_records.cli.validate_cmd import EncodingOption
 from gops_records.errors import GopsError
 from gops_records.importer import IMPORT_SUFFIXES, ImportSummary, import_paths
 from gops_records.sources import find_files
-from gops_records.store.db import resolve_db
+from gops_records.store.db import default_db_path, resolve_db
 
 
 @app.command("import")
 def import_(
     paths: Annotated[list[Path], typer.Argument(
-        help="Files or folders: .gops records, .csv / .jsonl round logs.", show_default=False)],
+        metavar="PATH...", show_default=False,
+        help="Files or folders: .gops records, .csv / .jsonl round logs.")],
     db: DbOption = None,
     strict: Annotated[bool, typer.Option(
         "--strict", help="Exit 1 if any record was rejected.")] = False,
@@ -40,8 +41,10 @@ def import_(
     Idempotent: importing the same records again adds nothing and reports them as
     duplicates (a file read before, byte for byte, is counted without reading it again).
     The import is one transaction, so an interrupted import changes nothing.
-    Exit status 0 when the import succeeded (1 with --strict if anything was rejected),
-    2 for usage errors, a missing path or a database locked by another program.
+    The first few rejected records are listed as FILE:LINE: CODE: MESSAGE, then how
+    many more; gops rejects lists them all. Exit status 0 when the import succeeded
+    (1 with --strict if anything was rejected), 2 for usage errors, a missing path or a
+    database locked by another program.
 
     Example:
 
@@ -71,13 +74,25 @@ def import_(
 
 
 def describe_summary(s: ImportSummary, db: Path) -> str:
-    """The human summary printed after an import."""
+    """The human summary printed after an import, with the first rejected records."""
     rejected = f"{s.games_rejected} rejected"
     if s.games_rejected:
         rejected += f" ({s.rejects_new} newly quarantined, {s.rejects_duplicate} already kept)"
     files = f"{s.files} files"
     if s.files_unchanged:
         files += f" ({s.files_unchanged} unchanged, not read again)"
-    return (f"import {s.import_id} into {db}: {files}, {s.games_seen} games seen: "
-            f"{s.games_new} new, {s.games_duplicate} duplicate, {rejected}; "
-            f"{s.seconds:.2f} s, {s.games_per_second:,.0f} games/s")
+    lines = [f"import {s.import_id} into {db}: {files}, {s.games_seen} games seen: "
+             f"{s.games_new} new, {s.games_duplicate} duplicate, {rejected}; "
+             f"{s.seconds:.2f} s, {s.games_per_second:,.0f} games/s"]
+    if s.games_rejected:
+        lines += [f"  {line}" for line in s.rejected]
+        more = s.games_rejected - len(s.rejected)
+        command = rejects_command(db)
+        lines.append(f"  ... and {more} more rejected; see them all with {command}" if more
+                     else f"  see the quarantine with {command}")
+    return "\n".join(lines)
+
+
+def rejects_command(db: Path) -> str:
+    """``gops rejects``, with ``--db`` when the database is not the default one."""
+    return "gops rejects" if Path(db) == default_db_path() else f"gops rejects --db {db}"
