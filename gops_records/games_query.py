@@ -45,6 +45,12 @@ class UnknownPlayer(GopsError, LookupError):
     code = "no-player"
 
 
+class UnknownEvent(GopsError, LookupError):
+    """A filter names an event no stored game has."""
+
+    code = "no-event"
+
+
 @dataclass(frozen=True, slots=True)
 class GameFilter:
     """Which games to select: all given conditions hold (a list matches any of its names).
@@ -94,6 +100,21 @@ def check_players(con: duckdb.DuckDBPyConnection, names: tuple[str, ...]) -> Non
             raise UnknownPlayer(str(exc)) from None
 
 
+def check_events(con: duckdb.DuckDBPyConnection, names: tuple[str, ...]) -> None:
+    """Raise :class:`UnknownEvent` naming close matches for an event no game has."""
+    if not names:
+        return
+    events = [r[0] for r in con.execute(
+        "SELECT DISTINCT event FROM games WHERE event IS NOT NULL").fetchall()]
+    for name in names:
+        if name not in events:
+            close = difflib.get_close_matches(name, events, n=3, cutoff=0.5) or [
+                e for e in events if e.lower() == name.lower()]
+            hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else (
+                f"; {len(events)} events are recorded (gops games lists their games)")
+            raise UnknownEvent(f"no stored game has the event {name!r}{hint}")
+
+
 @dataclass(frozen=True, slots=True)
 class StoredGame:
     """One stored game as ``gops games`` lists it; players and scores in seat order."""
@@ -130,10 +151,11 @@ class StoredGame:
 
 def find_games(con: duckdb.DuckDBPyConnection, selection: GameFilter | None = None,
                limit: int | None = None) -> tuple[list[StoredGame], int]:
-    """The selected games, oldest first (by date, then as imported), at most ``limit``,
-    and how many the filter selects in all."""
+    """The selected games, newest date first (undated last; one day's games in file
+    order), the first ``limit`` of them (all when None), and how many the filter selects."""
     selection = selection or GameFilter()
     check_players(con, selection.players)
+    check_events(con, selection.events)
     where, params = selection.where()
     total = scalar(con, f"SELECT count(*) FROM games g WHERE {where}", params)
     page = f"LIMIT {int(limit)}" if limit is not None else ""
@@ -141,8 +163,8 @@ def find_games(con: duckdb.DuckDBPyConnection, selection: GameFilter | None = No
         WITH sel AS MATERIALIZED (
             SELECT g.game_id, g.date, g.date_text, g.event, g.site, g.round, g.match,
                    g.finished, g.result, g.winner, g.source, g.source_game,
-                   row_number() OVER (ORDER BY g.date NULLS LAST, g.import_id, g.source,
-                                      g.source_game) AS n
+                   row_number() OVER (ORDER BY g.date DESC NULLS LAST, g.import_id,
+                                      g.source, g.source_game) AS n
             FROM games g WHERE {where}
             ORDER BY n {page}
         ),

@@ -6,6 +6,7 @@ Each command lives in its own module and registers itself on :data:`app`.
 from gops_records.cli import (  # noqa: F401  (each module registers its commands)
     dashboard_cmd,
     export_cmd,
+    games_cmd,
     import_cmd,
     rejects_cmd,
     replay_cmd,

@@ -9,29 +9,45 @@ import typer
 
 from gops_records.cards import rank_name
 from gops_records.cli.app import EXIT_INVALID, EXIT_OK, app, fail, fail_on
+from gops_records.cli.options import DbOption
 from gops_records.cli.validate_cmd import EncodingOption
 from gops_records.errors import GopsError
+from gops_records.export import iter_records
+from gops_records.games_query import GameFilter, game_ref, resolve_game
 from gops_records.notation import read_reports
 from gops_records.report import GameReport
 from gops_records.sources import read_text, source_name
+from gops_records.store.db import reading, resolve_db
+from gops_records.validate import validate_game
 
 
 @app.command("replay")
 def replay(
-    path: Annotated[Path, typer.Argument(help="A record file (.gops).", show_default=False)],
-    game: Annotated[int, typer.Option("--game", "-g", min=1,
+    what: Annotated[str, typer.Argument(
+        metavar="FILE|GAME", show_default=False,
+        help="A record file (.gops), or a stored game: its id or its reference (g-...), "
+             "as gops games lists them.")],
+    game: Annotated[int, typer.Option("--game", "-g", min=1, metavar="N",
                                       help="Which game in the file (1-based).")] = 1,
+    db: DbOption = None,
     encoding: EncodingOption = "utf-8",
 ) -> None:
     """Replay one game round by round: prize, pool on offer, bids, who took it, scores.
 
-    Exit status 0 for a valid game, 1 when the game has problems (they are listed and
-    the illegal rounds skipped), 2 for usage errors.
+    FILE|GAME is a record file when such a file exists; otherwise a stored game's id or
+    reference (g- and 4 to 16 hex digits, as gops games lists them), replayed from the
+    database (--db). Exit status 0 for a valid game, 1 when the game has problems (they
+    are listed and the illegal rounds skipped), 2 for usage errors.
 
     Example:
 
+    \b
         gops replay club/2026-11-26.gops --game 3
+        gops replay g-3f2a9c01 --db club.duckdb
     """
+    path = Path(what)
+    if not path.exists() and _looks_like_game(what):
+        replay_stored(what, db)
     try:
         text = read_text(path, encoding)
     except GopsError as exc:
@@ -48,12 +64,36 @@ def replay(
     fail(f"{source_name(path)} has {count} {noun}; there is no game {game}")
 
 
+def _looks_like_game(text: str) -> bool:
+    value = text.strip().lower()
+    return value.isdecimal() or value.startswith("g-") or (
+        len(value) == 16 and all(c in "0123456789abcdef" for c in value))
+
+
+def replay_stored(what: str, db: Path | None) -> None:
+    """Replay a stored game, rebuilt from the database as gops export writes it."""
+    try:
+        with reading(db) as con:
+            game_id = resolve_game(con, what)
+            (record,) = iter_records(con, GameFilter(game_ids=(game_id,)))
+            source, position = con.execute("SELECT source, source_game FROM games WHERE "
+                                           "game_id = ?", [game_id]).fetchone()
+    except GopsError as exc:
+        fail_on(exc)
+    report = validate_game(record)
+    title = (f"game {game_ref(game_id)} ({game_id}) in {resolve_db(db)}, first imported from "
+             f"{source} game {position}")
+    typer.echo(render_replay(report, title))
+    raise typer.Exit(EXIT_OK if report.valid else EXIT_INVALID)
+
+
 def render_replay(report: GameReport, title: str) -> str:
     """The round-by-round table `gops replay` prints."""
     profile, names = report.profile, report.players
     width = max(6, *(len(n) for n in names))
     taken_width = max(width, len("tie: unclaimed"))
-    rows = [f"{title} (line {report.record.line}): " + " v ".join(names)
+    where = f" (line {report.record.line})" if report.record.line else ""
+    rows = [f"{title}{where}: " + " v ".join(names)
             + f" | {profile.cards} cards, tie rule {profile.tie_rule.value}, "
             f"prizes {profile.prize_order.value}", ""]
     header = (f"{'round':>5}  {'prize':>5}  {'pool':<16} {'value':>5}  "

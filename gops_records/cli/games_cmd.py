@@ -1,0 +1,87 @@
+"""`gops games`: find stored games by player, event and date, and print them."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated
+
+import typer
+
+from gops_records.cli.app import app, fail_on
+from gops_records.cli.export_cmd import (
+    DateFromOption,
+    DateToOption,
+    EventOption,
+    PlayerOption,
+    selection_of,
+)
+from gops_records.cli.options import DbOption
+from gops_records.errors import GopsError
+from gops_records.games_query import StoredGame, find_games
+from gops_records.store.db import reading
+
+DEFAULT_LIMIT = 100
+
+
+@app.command("games")
+def games(
+    db: DbOption = None,
+    player: PlayerOption = None,
+    event: EventOption = None,
+    date_from: DateFromOption = None,
+    date_to: DateToOption = None,
+    limit: Annotated[int, typer.Option(
+        "--limit", "-n", metavar="N", min=0,
+        help="Show at most N games, the newest; 0 shows every one.")] = DEFAULT_LIMIT,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="One JSON object per game per line.")] = False,
+) -> None:
+    """Find stored games and print them, newest first: date, event, round, players, result.
+
+    Filters combine as in gops export (a game is listed when it matches every filter
+    given; --player and --event may be repeated for any of several). Each game is shown
+    with its reference (g- and 8 hex digits) and its id: gops replay REF replays it.
+    --json prints game_id, game_ref, date, event, players (seat order), scores (seat
+    order), winner (a name, or null for a draw or an unfinished game) and more. Exit
+    status 0, 2 for usage errors (an unknown player: with the names close to it) or a
+    missing database.
+
+    Example:
+
+    \b
+        gops games --player "Bruno Keller" --from 2026-01-01
+        gops games --event "Thursday club" --json
+    """
+    selection = selection_of(player, event, date_from, date_to)
+    try:
+        with reading(db) as con:
+            found, total = find_games(con, selection, limit or None)
+    except GopsError as exc:
+        fail_on(exc)
+    if as_json:
+        for game in found:
+            typer.echo(json.dumps(game.as_json(), ensure_ascii=False))
+        if len(found) < total:
+            print(f"gops: note: {len(found)} of {total} games printed (the newest); --limit 0 "
+                  "prints every one", file=sys.stderr)
+        return
+    if found:
+        typer.echo(table(found))
+    noun = "game" if total == 1 else "games"
+    shown = f"{total} {noun}" if len(found) == total else \
+        f"the newest {len(found)} of {total} games (--limit 0 shows every one)"
+    typer.echo(f"{shown}" + (f"; gops replay {found[0].ref} replays one" if found else
+                             " match these filters"))
+
+
+def table(found: list[StoredGame]) -> str:
+    """The games as aligned columns."""
+    rows = [("date", "event", "round", "players", "result", "winner", "game", "id")]
+    for g in found:
+        rows.append((g.date.isoformat() if g.date else (g.date_text or ""), g.event or "",
+                     g.round or "", " v ".join(g.players), g.result or "*",
+                     g.winner or ("draw" if g.finished else ""), g.ref, str(g.game_id)))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True))
+                     .rstrip() for row in rows)
