@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -15,15 +17,15 @@ from gops_records.cli.import_cmd import describe_summary
 from gops_records.cli.options import DbOption
 from gops_records.errors import GopsError
 from gops_records.importer import import_paths
-from gops_records.store.db import ENV_VAR, resolve_db
+from gops_records.store.db import ENV_VAR, reading, resolve_db
 
 DEFAULT_PORT = 8501
 DEFAULT_ADDRESS = "127.0.0.1"
 
 PortOption = Annotated[int, typer.Option(
-    "--port", min=1, max=65535, help="Port the dashboard listens on.")]
+    "--port", min=1, max=65535, metavar="PORT", help="Port the dashboard listens on.")]
 AddressOption = Annotated[str, typer.Option(
-    "--address", help="Address to bind; the default serves this machine only. "
+    "--address", metavar="ADDRESS", help="Address to bind; the default serves this machine only. "
     "Use 0.0.0.0 to share the dashboard on your network.")]
 
 
@@ -55,8 +57,38 @@ def streamlit_command(db: Path, port: int, address: str) -> list[str]:
             "--", "--db", str(db)]
 
 
+def port_problem(address: str, port: int) -> str | None:
+    """Why the dashboard could not listen on ``address``:``port`` (None when it can): the
+    port is tried as Streamlit's server binds it (with SO_REUSEADDR)."""
+    try:
+        family, kind, proto, _, where = socket.getaddrinfo(
+            address, port, type=socket.SOCK_STREAM)[0]
+    except socket.gaierror as exc:
+        return f"cannot use the address {address!r}: {exc.strerror}; give --address an IP " \
+               "address or host name of this machine"
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(where)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                return (f"port {port} on {address} is already in use (another dashboard, or "
+                        f"another program, is listening there): choose another with --port, "
+                        f"e.g. --port {port + 1 if port < 65535 else 8502}")
+            return f"cannot listen on {address}:{port}: {exc.strerror or exc}"
+    return None
+
+
+def check_port(address: str, port: int) -> None:
+    """Exit 2 with a plain message when the dashboard could not listen there."""
+    problem = port_problem(address, port)
+    if problem is not None:
+        fail(problem)
+
+
 def serve(db: Path, port: int, address: str) -> None:
     """Run the dashboard in this process's place (so stopping `gops` stops the server)."""
+    check_port(address, port)
     db = db.resolve()
     if not db.exists():
         print(f"gops: note: no database at {db} yet; the dashboard will say so until you "
@@ -108,7 +140,8 @@ def demo(
 
     Idempotent: running it again adds no games (they are counted as duplicates).
     The samples include some deliberately broken records, which end up in quarantine
-    (see the dashboard's Data quality page).
+    (see them with gops rejects, or on the dashboard's Data quality page). A port already
+    in use is said at once (choose another with --port).
 
     Example:
 
@@ -120,11 +153,34 @@ def demo(
     if folder is None:
         fail("cannot find the bundled samples (data/samples/*.gops); run gops demo from "
              "the project folder, or import your own records with gops import PATH")
+    if not no_dashboard:
+        check_port(address, port)  # before importing: say so at once
     path = resolve_db(db)
     try:
         summary = import_paths([folder], path)
+        broken = sample_rejects(path, folder)
     except GopsError as exc:
         fail_on(exc)
     typer.echo(describe_summary(summary, path))
+    if broken:
+        typer.echo(broken)
     if not no_dashboard:
         serve(path, port, address)
+
+
+def sample_rejects(db: Path, folder: Path) -> str:
+    """What the demo says of the samples' rejected records, counted in the database: they
+    are broken on purpose, to show the quarantine ('' when there are none)."""
+    prefix = str(folder).rstrip("/\\") + os.sep
+    with reading(db) as con:
+        count, files = con.execute(
+            "SELECT count(*), list(DISTINCT source ORDER BY source) FROM rejects "
+            "WHERE starts_with(source, ?)", [prefix]).fetchone()
+    if not count:
+        return ""
+    names = ", ".join(Path(f).name for f in files or [])
+    what = ("1 rejected record is a deliberately broken sample record" if count == 1 else
+            f"{count} rejected records are deliberately broken sample records")
+    return (f"The {what} ({names}), there to show what the quarantine keeps: see them with "
+            + ("gops rejects" if db == resolve_db(None) else f"gops rejects --db {db}")
+            + ", or on the dashboard's Data quality page.")
