@@ -40,89 +40,112 @@ WITH mine AS (
     GROUP BY gp.game_id
 ),
 g AS (
-    SELECT g.game_id, g.cards, g.tie_rule, g.n_players, g.prize_order, g.date, mine.my_seat
+    SELECT g.game_id, g.cards, g.tie_rule, g.n_players, g.prize_order, g.date, mine.my_seat,
+           ((1::INTEGER << g.cards) - 1) << 1 AS deck
     FROM games g JOIN mine ON mine.game_id = g.game_id
     ORDER BY g.date DESC NULLS LAST, g.game_id
     LIMIT $max_games
 ),
+-- one pass of windows over the rounds of those games: what was revealed up to each round,
+-- and before it, what each seat had spent and scored
 r AS (
-    SELECT r.game_id, r.round_no, r.prize, r.pool_value, r.carried_in, r.winner_seat,
+    SELECT r.game_id, r.round_no, r.prize, r.pool_value, r.carried_in,
            r.bid_a, r.bid_b, r.bid_c, r.bid_d,
-           list(r.prize) OVER (PARTITION BY r.game_id ORDER BY r.round_no
-                               ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS revealed
+           bit_or(1::INTEGER << r.prize) OVER upto AS revealed,
+           coalesce(bit_or(1::INTEGER << r.bid_a) OVER before, 0) AS spent_a,
+           coalesce(bit_or(1::INTEGER << r.bid_b) OVER before, 0) AS spent_b,
+           coalesce(bit_or(1::INTEGER << r.bid_c) OVER before, 0) AS spent_c,
+           coalesce(bit_or(1::INTEGER << r.bid_d) OVER before, 0) AS spent_d,
+           coalesce(sum(r.pool_value) FILTER (r.winner_seat = 'A') OVER before, 0)
+               AS score_a,
+           coalesce(sum(r.pool_value) FILTER (r.winner_seat = 'B') OVER before, 0)
+               AS score_b,
+           coalesce(sum(r.pool_value) FILTER (r.winner_seat = 'C') OVER before, 0)
+               AS score_c,
+           coalesce(sum(r.pool_value) FILTER (r.winner_seat = 'D') OVER before, 0)
+               AS score_d
     FROM rounds r SEMI JOIN g ON g.game_id = r.game_id
-),
-seat_bids AS (
-    SELECT r.game_id, r.round_no, p.seat, r.winner_seat, r.pool_value,
-           CASE p.seat WHEN 'A' THEN r.bid_a WHEN 'B' THEN r.bid_b
-                       WHEN 'C' THEN r.bid_c ELSE r.bid_d END AS bid
-    FROM r JOIN game_players p ON p.game_id = r.game_id
-),
-b AS (
-    SELECT game_id, round_no, seat, bid,
-           coalesce(list(bid) OVER w, []) AS spent,
-           coalesce(sum(CASE WHEN winner_seat = seat THEN pool_value ELSE 0 END) OVER w, 0)
-               AS score_before
-    FROM seat_bids
-    WINDOW w AS (PARTITION BY game_id, seat ORDER BY round_no
-                 ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
-),
-opp AS (
-    SELECT me.game_id, me.round_no,
-           max(o.score_before) AS opp_score,
-           list(o.spent ORDER BY o.seat) AS opp_spent
-    FROM b me
-    JOIN g ON g.game_id = me.game_id AND g.my_seat = me.seat
-    JOIN b o ON o.game_id = me.game_id AND o.round_no = me.round_no AND o.seat <> me.seat
-    GROUP BY ALL
-),
-s AS (
-    SELECT me.game_id, g.date, me.round_no, me.seat, g.cards, g.tie_rule, g.n_players,
-           g.prize_order, r.prize, r.pool_value, r.carried_in, me.bid,
-           list_filter(range(1, g.cards + 1), lambda x: NOT list_contains(me.spent, x))
-               AS hand,
-           list_transform(opp.opp_spent, lambda sp: list_filter(
-               range(1, g.cards + 1), lambda x: NOT list_contains(sp, x))) AS opp_hands,
-           list_filter(range(1, g.cards + 1), lambda x: NOT list_contains(r.revealed, x))
-               AS upcoming,
-           (me.score_before - opp.opp_score)::INTEGER AS score_diff
-    FROM b me
-    JOIN g ON g.game_id = me.game_id AND g.my_seat = me.seat
-    JOIN r ON r.game_id = me.game_id AND r.round_no = me.round_no
-    JOIN opp ON opp.game_id = me.game_id AND opp.round_no = me.round_no
+    WINDOW upto AS (PARTITION BY r.game_id ORDER BY r.round_no ROWS UNBOUNDED PRECEDING),
+           before AS (PARTITION BY r.game_id ORDER BY r.round_no
+                      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
 )
-SELECT game_id, date, round_no, seat, cards, tie_rule, n_players, prize_order,
-       prize, pool_value, carried_in, bid,
-       hand::TINYINT[] AS hand,
-       opp_hands::TINYINT[][] AS opp_hands,
-       upcoming::TINYINT[] AS upcoming,
-       score_diff,
+SELECT r.game_id, g.date, r.round_no, g.my_seat AS seat, g.cards, g.tie_rule, g.n_players,
+       g.prize_order, r.prize, r.pool_value, r.carried_in,
+       CASE g.my_seat WHEN 'A' THEN r.bid_a WHEN 'B' THEN r.bid_b WHEN 'C' THEN r.bid_c
+                      ELSE r.bid_d END AS bid,
+       (g.deck & ~CASE g.my_seat WHEN 'A' THEN r.spent_a WHEN 'B' THEN r.spent_b
+                                 WHEN 'C' THEN r.spent_c ELSE r.spent_d END)::SMALLINT
+           AS hand_mask,
+       (g.deck & ~r.revealed)::SMALLINT AS upcoming_mask,
+       -- the other seats' hands, in seat order (NULL past the last seat)
+       (g.deck & ~CASE WHEN g.my_seat = 'A' THEN r.spent_b ELSE r.spent_a END)::SMALLINT
+           AS opp_1,
+       (g.deck & ~CASE WHEN g.n_players < 3 THEN NULL
+                       WHEN g.my_seat IN ('A', 'B') THEN r.spent_c ELSE r.spent_b END)::SMALLINT
+           AS opp_2,
+       (g.deck & ~CASE WHEN g.n_players < 4 THEN NULL
+                       WHEN g.my_seat = 'D' THEN r.spent_c ELSE r.spent_d END)::SMALLINT
+           AS opp_3,
+       (CASE g.my_seat WHEN 'A' THEN r.score_a WHEN 'B' THEN r.score_b WHEN 'C' THEN r.score_c
+                       ELSE r.score_d END
+        - greatest(
+                    CASE WHEN g.my_seat <> 'A' THEN r.score_a END,
+                    CASE WHEN g.my_seat <> 'B' THEN r.score_b END,
+                    CASE WHEN g.my_seat <> 'C' AND g.n_players > 2 THEN r.score_c END,
+                    CASE WHEN g.my_seat <> 'D' AND g.n_players > 3 THEN r.score_d END
+        ))::INTEGER AS score_diff
+FROM r JOIN g ON g.game_id = r.game_id
+ORDER BY g.date NULLS FIRST, r.game_id, r.round_no
+"""
+
+#: The readable columns made from the masks (cards as lists, the two relative ranks).
+_READABLE = """
+SELECT * EXCLUDE (opp_1, opp_2, opp_3),
+       list_filter(range(1, cards + 1), lambda x: (hand_mask >> x) & 1 = 1)::TINYINT[]
+           AS hand,
+       list_transform(list_filter([opp_1, opp_2, opp_3], lambda m: m IS NOT NULL),
+                      lambda m: list_filter(
+           range(1, cards + 1), lambda x: (m >> x) & 1 = 1))::TINYINT[][]
+           AS opp_hands,
+       list_filter(range(1, cards + 1),
+                   lambda x: (upcoming_mask >> x) & 1 = 1)::TINYINT[] AS upcoming,
        -- 0 = its lowest card, 1 = its highest
-       CASE WHEN len(hand) > 1
-            THEN (list_position(hand, bid) - 1) / (len(hand) - 1) END AS bid_rank,
+       CASE WHEN bit_count(hand_mask) > 1
+            THEN bit_count(hand_mask & ((1::INTEGER << bid) - 1))
+                 / (bit_count(hand_mask) - 1) END AS bid_rank,
        -- 0 = the lowest of the prizes still to be won (this one included), 1 = the highest
-       CASE WHEN len(upcoming) > 0
-            THEN len(list_filter(upcoming, lambda x: x < prize)) / len(upcoming) END
-           AS prize_rank
-FROM s
-ORDER BY date NULLS FIRST, game_id, round_no
+       CASE WHEN upcoming_mask > 0
+            THEN bit_count(upcoming_mask & ((1::INTEGER << prize) - 1))
+                 / bit_count(upcoming_mask) END AS prize_rank,
+       opp_1, opp_2, opp_3
+FROM masks
 """
 
 
-def situation_frame(con: duckdb.DuckDBPyConnection, player: str, vs: str | None = None,
+def situation_masks(con: duckdb.DuckDBPyConnection, player: str, vs: str | None = None,
                     max_games: int = MAX_GAMES) -> pl.DataFrame:
-    """One row per bid ``player`` made (in games against ``vs`` only, if given).
+    """One row per bid ``player`` made (in games against ``vs`` only, if given), the cards
+    as bit masks (bit r = card r): what :meth:`Situations.from_frame` reads.
 
     Columns: game_id, date, round_no, seat, cards, tie_rule, n_players, prize_order, prize,
-    pool_value (this round's pool, carried cards included), carried_in, bid, hand (cards
-    held before bidding, the bid included), opp_hands (each opponent's hand), upcoming
-    (prizes not yet revealed, this one excluded), score_diff (own score minus the best
-    opponent's before the round), bid_rank and prize_rank (0 = lowest, 1 = highest among
-    the cards in hand / the prizes still to be won). Only the ``max_games`` most recent
+    pool_value (this round's pool, carried cards included), carried_in, bid, hand_mask
+    (cards held before bidding, the bid included), upcoming_mask (prizes not yet revealed,
+    this one excluded), opp_1, opp_2, opp_3 (the other seats' hands in seat order, null
+    past the last seat), score_diff (own
+    score minus the best opponent's before the round). Only the ``max_games`` most recent
     games are used.
     """
     params = {"player": player, "vs": vs, "max_games": max_games}
     return con.sql(_SQL, params=params).pl()
+
+
+def situation_frame(con: duckdb.DuckDBPyConnection, player: str, vs: str | None = None,
+                    max_games: int = MAX_GAMES) -> pl.DataFrame:
+    """:func:`situation_masks` with readable columns besides: hand, opp_hands and upcoming
+    as lists of cards, bid_rank and prize_rank (0 = lowest, 1 = highest among the cards in
+    hand / the prizes still to be won)."""
+    masks = situation_masks(con, player, vs, max_games)  # noqa: F841 (read by the SQL)
+    return con.sql(_READABLE).pl()
 
 
 def check_player(con: duckdb.DuckDBPyConnection, player: str, vs: str | None = None) -> None:
@@ -192,23 +215,23 @@ class Situations:
 
     @classmethod
     def from_frame(cls, frame: pl.DataFrame) -> Situations:
-        """Arrays from a :func:`situation_frame` (or any frame with the same columns)."""
-        n = frame.height
-        game_ids = tuple(dict.fromkeys(frame["game_id"].to_list()))
-        index = {g: i for i, g in enumerate(game_ids)}
+        """Arrays from a :func:`situation_masks` frame (or :func:`situation_frame`); the
+        rows of a game are together, in round order."""
+        game = frame["game_id"].rle_id().cast(pl.Int64).to_numpy()
+        opp = [pl.col(c).fill_null(0).cast(pl.Int64) for c in ("opp_1", "opp_2", "opp_3")]
+        opp_mask = frame.select(opp[0] | opp[1] | opp[2]).to_series().to_numpy()
         return cls(
-            game=np.array([index[g] for g in frame["game_id"].to_list()], dtype=np.int64),
-            game_ids=game_ids,
+            game=game,
+            game_ids=tuple(frame["game_id"].unique(maintain_order=True).to_list()),
             round_no=_ints(frame, "round_no"),
             cards=_ints(frame, "cards"),
             prize=_ints(frame, "prize"),
             pool_value=_ints(frame, "pool_value"),
             carried=_ints(frame, "carried_in"),
             bid=_ints(frame, "bid"),
-            hand=_mask(frame["hand"], n),
-            upcoming=_mask(frame["upcoming"], n),
-            opp_high=np.array([max((max(h) for h in hands if h), default=0)
-                               for hands in frame["opp_hands"].to_list()], dtype=np.int64),
+            hand=_mask(_ints(frame, "hand_mask")),
+            upcoming=_mask(_ints(frame, "upcoming_mask")),
+            opp_high=_highest(opp_mask),
             score_diff=_ints(frame, "score_diff"),
             n_players=_ints(frame, "n_players"),
             tie_rule=tuple(frame["tie_rule"].to_list()),
@@ -223,10 +246,12 @@ def _ints(frame: pl.DataFrame, column: str) -> np.ndarray:
     return frame[column].cast(pl.Int64).to_numpy()
 
 
-def _mask(lists: pl.Series, n: int) -> np.ndarray:
-    """Rows of card lists as an (n, 13) boolean matrix."""
-    out = np.zeros((n, MAX_RANK), dtype=bool)
-    flat = lists.explode().drop_nulls().cast(pl.Int64).to_numpy()
-    rows = np.repeat(np.arange(n), lists.list.len().fill_null(0).to_numpy())
-    out[rows, flat - 1] = True
-    return out
+def _mask(bits: np.ndarray) -> np.ndarray:
+    """Bit masks (bit r = card r) as an (n, 13) boolean matrix (column r - 1 = card r)."""
+    return (bits[:, None] >> np.arange(1, MAX_RANK + 1)[None, :]) & 1 == 1
+
+
+def _highest(bits: np.ndarray) -> np.ndarray:
+    """The highest card in each mask (0 for an empty one)."""
+    held = _mask(bits)
+    return np.where(held.any(axis=1), MAX_RANK - np.argmax(held[:, ::-1], axis=1), 0)

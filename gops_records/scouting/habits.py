@@ -4,11 +4,14 @@ A habit is an event that can happen in some situations ("bids exactly the prize"
 whenever the player still holds the prize's card). For each we count the situations it
 applies to (n) and how often it happened (k). Under uniform play over the hand the event
 has a known chance in every situation (1/h for one card, m/h for m cards), so k follows a
-Poisson-binomial law; its exact upper tail gives a p-value. All habits are tested at once
-with Holm's step-down correction, and a habit is shown only when its adjusted p-value is
-below :data:`ALPHA` *and* its Wilson 95% interval starts at least :data:`MARGIN` above the
-uniform rate. A uniformly random bidder therefore shows no habits (a false one in at most
-1% of players).
+Poisson-binomial law; its upper tail gives a p-value (exact up to :data:`EXACT_UP_TO`
+situations, beyond that the saddlepoint approximation, within a few percent of it there).
+All habits are tested at once with Holm's step-down correction, and a habit is shown only
+when its adjusted p-value is below :data:`ALPHA` *and* its 95% interval starts at least
+:data:`MARGIN` above the uniform rate. The interval takes the game as the unit (the bids
+of one game go together): the game-clustered interval of
+:mod:`gops_records.analytics.stats`. A uniformly random bidder therefore shows no habits
+(a false one in at most 1% of players).
 """
 
 from __future__ import annotations
@@ -19,14 +22,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gops_records.analytics.stats import clustered_rate
 from gops_records.cards import MAX_RANK, rank_name
 from gops_records.scouting.features import Situations
 
 ALPHA = 0.01
 MARGIN = 0.05
 MIN_SUPPORT = 20
-Z95 = 1.959964
 EARLY_ROUNDS = 4
+#: Up to this many situations the Poisson-binomial tail is computed exactly.
+EXACT_UP_TO = 2000
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +53,8 @@ class Habit:
 
 @dataclass(frozen=True, slots=True)
 class Test:
-    """One candidate habit after counting: n situations, k events, the uniform chances."""
+    """One candidate habit after counting: n situations, k events, the uniform chances, and
+    the same counts per game (``k_games``, ``n_games``: one entry per game)."""
 
     key: str
     what: str      # the event in words, e.g. 'bids exactly the prize'
@@ -57,6 +63,8 @@ class Test:
     n: int
     k: int
     chances: np.ndarray
+    k_games: np.ndarray
+    n_games: np.ndarray
 
     @property
     def rate(self) -> float:
@@ -66,16 +74,10 @@ class Test:
     def baseline(self) -> float:
         return float(self.chances.mean()) if self.n else 0.0
 
-
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for k successes in n trials."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    def interval(self) -> tuple[float, float]:
+        """The rate's 95% interval, the game the unit (game-clustered)."""
+        r = clustered_rate(self.k_games, self.n_games)
+        return (0.0, 1.0) if r.low is None else (r.low, r.high)
 
 
 def _log_binom_pmf(n: int, p: float) -> np.ndarray:
@@ -87,11 +89,16 @@ def _log_binom_pmf(n: int, p: float) -> np.ndarray:
 
 
 def upper_tail(k: int, chances: np.ndarray) -> float:
-    """P(X >= k) for X a sum of independent Bernoulli(chances): the exact Poisson-binomial."""
+    """P(X >= k) for X a sum of independent Bernoulli(chances): the Poisson-binomial tail,
+    exact up to :data:`EXACT_UP_TO` trials, else by :func:`saddlepoint_tail`."""
     if k <= 0:
         return 1.0
-    pmf = np.ones(1)
+    if k > len(chances):
+        return 0.0
     values, counts = np.unique(np.round(chances, 12), return_counts=True)
+    if len(chances) > EXACT_UP_TO:
+        return saddlepoint_tail(k, values, counts)
+    pmf = np.ones(1)
     for p, m in zip(values, counts, strict=True):
         if p <= 0:
             continue
@@ -102,6 +109,51 @@ def upper_tail(k: int, chances: np.ndarray) -> float:
             part = np.exp(_log_binom_pmf(int(m), float(p)))
         pmf = _convolve(pmf, part)
     return float(min(1.0, max(0.0, pmf[k:].sum()))) if k < len(pmf) else 0.0
+
+
+def saddlepoint_tail(k: int, values: np.ndarray, counts: np.ndarray) -> float:
+    """P(X >= k) for X the sum of ``counts[i]`` Bernoulli(``values[i]``): the Lugannani-Rice
+    saddlepoint formula with Daniels' continuity correction for a lattice variable.
+
+    K(t) = sum m log(1 - p + p e^t) is the cumulant generating function; t solves
+    K'(t) = k - 1/2, w = sign(t) sqrt(2 (t (k - 1/2) - K(t))), u = 2 sinh(t / 2)
+    sqrt(K''(t)), and P(X >= k) ~ 1 - Phi(w) + phi(w) (1/u - 1/w).
+    """
+    sure = int(counts[values >= 1].sum())
+    keep = (values > 0) & (values < 1)
+    p, m = values[keep], counts[keep].astype(float)
+    k -= sure
+    if k <= 0:
+        return 1.0
+    if k > m.sum():
+        return 0.0
+    x = k - 0.5
+    mean, var = float((m * p).sum()), float((m * p * (1 - p)).sum())
+
+    def slope(t: float) -> float:  # K'(t), increasing in t
+        e = p * math.exp(t)
+        return float((m * e / (1 - p + e)).sum())
+
+    lo, hi = -1.0, 1.0
+    while slope(lo) > x:
+        lo *= 2
+    while slope(hi) < x:
+        hi *= 2
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if slope(mid) < x else (lo, mid)
+    t = (lo + hi) / 2
+    e = p * math.exp(t)
+    cgf = float((m * np.log1p(p * math.expm1(t))).sum())
+    curvature = float((m * e * (1 - p) / (1 - p + e) ** 2).sum())
+    w2 = 2 * (t * x - cgf)
+    if abs(t) < 1e-4 or w2 <= 0:  # at the mean: the normal, continuity-corrected
+        return float(0.5 * math.erfc((x - mean) / math.sqrt(2 * var)))
+    w = math.copysign(math.sqrt(w2), t)
+    u = 2 * math.sinh(t / 2) * math.sqrt(curvature)
+    tail = 0.5 * math.erfc(w / math.sqrt(2))
+    density = math.exp(-w * w / 2) / math.sqrt(2 * math.pi)
+    return float(min(1.0, max(0.0, tail + density * (1 / u - 1 / w))))
 
 
 def _convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -196,9 +248,13 @@ def _bid_tests(b: _Bids) -> list[Test]:
          below / np.maximum(h, 1)),
     ]
     tests = []
+    games = s.games
     for key, what, when, eligible, event, chance in specs:
-        tests.append(Test(key, what, "of the time", when, int(eligible.sum()),
-                          int((eligible & event).sum()), np.asarray(chance, float)[eligible]))
+        hit = eligible & event
+        tests.append(Test(key, what, "of the time", when, int(eligible.sum()), int(hit.sum()),
+                          np.asarray(chance, float)[eligible],
+                          np.bincount(s.game[hit], minlength=games),
+                          np.bincount(s.game[eligible], minlength=games)))
     return tests
 
 
@@ -219,7 +275,8 @@ def _game_tests(s: Situations) -> list[Test]:
     chance = EARLY_ROUNDS / np.maximum(cards, 1)
     return [Test("top-early", f"spends the {_top_name(n)} before round {EARLY_ROUNDS + 1}",
                  "of games", "", int(eligible.sum()), int((eligible & early).sum()),
-                 chance[eligible])]
+                 chance[eligible], (eligible & early).astype(np.int64),
+                 eligible.astype(np.int64))]
 
 
 def _top_name(n: int) -> str:
@@ -240,7 +297,7 @@ def find_habits(s: Situations, alpha: float = ALPHA, margin: float = MARGIN,
     p_values = [upper_tail(t.k, t.chances) for t in tests]
     found = []
     for t, adj in zip(tests, holm(p_values), strict=True):
-        low, high = wilson(t.k, t.n)
+        low, high = t.interval()
         if adj <= alpha and low >= t.baseline + margin:
             found.append(Habit(t.key, describe(t, low, high), t.rate, t.n, (low, high),
                                t.baseline, adj))

@@ -11,7 +11,7 @@ from gops_records.scouting.features import (
     ScoutError,
     Situations,
     check_player,
-    situation_frame,
+    situation_masks,
 )
 from gops_records.scouting.habits import find_habits
 from gops_records.scouting.model import Board, OpponentModel, encode
@@ -31,7 +31,7 @@ def scout(con: duckdb.DuckDBPyConnection, player: str, vs: str | None = None, se
     simulations. Raises :class:`ScoutError` for an unknown name or fewer than 2 games.
     """
     check_player(con, player, vs)
-    frame = situation_frame(con, player, vs, max_games)
+    frame = situation_masks(con, player, vs, max_games)
     s = Situations.from_frame(frame)
     if s.games < 2:
         among = f" against {vs}" if vs else ""

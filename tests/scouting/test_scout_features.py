@@ -87,3 +87,68 @@ def test_unknown_player_names_close_matches(club_con):
         check_player(club_con, "Ann", vs="Bobby")
     with pytest.raises(ScoutError, match="--vs names the scouted player"):
         check_player(club_con, "Ann", vs="Ann")
+
+
+def test_situations_of_random_two_to_four_player_games(tmp_path):
+    """Each seat's hand, the others' hands, the prizes to come and the score difference,
+    against a plain replay through rules.Game, for 2-4 players and both tie rules."""
+    import random
+
+    import duckdb
+
+    from gops_records.cards import rank_name
+    from gops_records.importer import import_paths
+    from gops_records.rules import Game, RuleProfile
+
+    rng = random.Random(12)
+    names = ["Ann", "Bob", "Cid", "Dee"]
+    texts, games = [], []
+    for i in range(40):
+        profile = RuleProfile(cards=rng.randint(4, 13), players=rng.choice([2, 3, 4]),
+                              tie_rule=rng.choice(["carry", "discard"]))
+        seated = rng.sample(names, profile.players)
+        prizes = rng.sample(range(1, profile.cards + 1), profile.cards)
+        hands = [rng.sample(range(1, profile.cards + 1), profile.cards) for _ in seated]
+        game = Game(profile)
+        results = [game.play_round(prizes[r], [h[r] for h in hands])
+                   for r in range(profile.cards)]
+        seats = "".join(f'[{"ABCD"[j]} "{n}"] ' for j, n in enumerate(seated))
+        lines = [f'[Event "X"] [Date "2026.{1 + i // 28:02d}.{1 + i % 28:02d}"] {seats}[Cards "{profile.cards}"] '
+                 f'[TieRule "{profile.tie_rule.value}"]']
+        lines += [f"{r.round_no}. " + " ".join(rank_name(c) for c in (r.prize, *r.bids))
+                  for r in results]
+        lines.append("-".join(map(str, game.outcome().scores)))
+        texts.append("\n".join(lines) + "\n")
+        games.append((profile, seated, results))
+    (tmp_path / "g.gops").write_text("\n".join(texts), encoding="utf-8")
+    assert import_paths([tmp_path / "g.gops"], tmp_path / "g.duckdb").games_new == 40
+    con = duckdb.connect(str(tmp_path / "g.duckdb"), read_only=True)
+    try:
+        for name in names:
+            frame = situation_frame(con, name).sort("date", "round_no")
+            expected = []
+            for profile, seated, results in games:
+                if name not in seated:
+                    continue
+                me = seated.index(name)
+                held = [set(range(1, profile.cards + 1)) for _ in seated]
+                scores = [0] * len(seated)
+                to_come = set(range(1, profile.cards + 1))
+                for r in results:
+                    to_come.discard(r.prize)
+                    others = [sorted(held[j]) for j in range(len(seated)) if j != me]
+                    best = max(scores[j] for j in range(len(seated)) if j != me)
+                    expected.append((r.prize, r.pool_value, r.bids[me], sorted(held[me]),
+                                     others, sorted(to_come), scores[me] - best))
+                    for j, b in enumerate(r.bids):
+                        held[j].discard(b)
+                    if r.winner is not None:
+                        scores[r.winner] += r.pool_value
+            got = [(x["prize"], x["pool_value"], x["bid"], sorted(x["hand"]),
+                    [sorted(h) for h in x["opp_hands"]], sorted(x["upcoming"]),
+                    x["score_diff"]) for x in frame.iter_rows(named=True)]
+            assert got == expected, name
+            s = Situations.from_frame(frame)
+            assert s.opp_high.tolist() == [max(max(h) for h in o) for *_, o, _, _ in expected]
+    finally:
+        con.close()

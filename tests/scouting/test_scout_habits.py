@@ -8,8 +8,16 @@ import re
 import numpy as np
 import pytest
 
+from gops_records.analytics.stats import clustered_rate, wilson
 from gops_records.scouting.features import Situations, situation_frame
-from gops_records.scouting.habits import candidate_tests, find_habits, holm, upper_tail, wilson
+from gops_records.scouting.habits import (
+    EXACT_UP_TO,
+    candidate_tests,
+    find_habits,
+    holm,
+    saddlepoint_tail,
+    upper_tail,
+)
 
 RANDOM_PLAYERS = ("Anna de Vries", "Lena Fischer", "Marco Rossi", "Tom Okafor")
 
@@ -18,11 +26,33 @@ def habits_of(con, name: str):
     return find_habits(Situations.from_frame(situation_frame(con, name)))
 
 
-def test_wilson_interval():
-    assert wilson(5, 10) == pytest.approx((0.2366, 0.7634), abs=1e-4)
-    low, high = wilson(0, 20)
-    assert low == 0.0 and high == pytest.approx(0.1611, abs=1e-4)
-    assert wilson(0, 0) == (0.0, 1.0)
+def test_habit_intervals_take_the_game_as_the_unit(sim_con):
+    s = Situations.from_frame(situation_frame(sim_con, "Anna de Vries"))
+    for t in candidate_tests(s):
+        assert t.k_games.sum() == t.k and t.n_games.sum() == t.n
+        assert len(t.n_games) == s.games
+        got = clustered_rate(t.k_games, t.n_games)
+        assert t.interval() == (got.low, got.high)
+        # never narrower than Wilson's for the same counts
+        plain = wilson(t.k, t.n)
+        assert t.interval()[0] <= plain[0] + 1e-12 and t.interval()[1] >= plain[1] - 1e-12
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_saddlepoint_tail_is_close_to_the_exact_one(seed):
+    rng = np.random.default_rng(seed)
+    chances = 1.0 / rng.integers(2, 14, 1500)        # exact still, to compare with
+    mean, sd = chances.sum(), np.sqrt((chances * (1 - chances)).sum())
+    values, counts = np.unique(chances, return_counts=True)
+    for z in (-1.0, 0.0, 0.5, 1.5, 3.0, 4.5, 6.0):
+        k = int(np.ceil(mean + z * sd))
+        exact = upper_tail(k, chances)
+        approx = saddlepoint_tail(k, values, counts)
+        assert approx == pytest.approx(exact, rel=0.03, abs=1e-4 if z < 1 else 0), (z, exact)
+    assert len(chances) <= EXACT_UP_TO
+    big = np.tile(chances, 3)                          # the saddlepoint path itself
+    assert upper_tail(int(big.sum() + 4 * np.sqrt((big * (1 - big)).sum())), big) < 1e-3
+    assert upper_tail(len(big), big) < 1e-300 and upper_tail(1, big) == pytest.approx(1.0)
 
 
 def test_holm_step_down():
