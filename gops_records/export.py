@@ -6,7 +6,8 @@ docs/schema.md), which both formats carry. CSV carries the known tags only (the 
 log columns); other tags are dropped, and a game that had some gets a new id when its
 CSV is imported. Beside the ``game`` column (the 19-20 digit id, which spreadsheets
 mangle into ``1.23E+19``) CSV has ``game_ref``, the game's reference as text
-(:func:`gops_records.games_query.game_ref`, all 16 hex digits); the import ignores it.
+(:func:`gops_records.analytics.games.game_ref`: ``g`` and 8 hex digits, as the dashboard
+shows it); the import ignores it.
 Parquet is one file per table (games, game_players, rounds, bids) in a folder, written
 by DuckDB's COPY. ``.gops`` and CSV may go to stdout (``out`` is ``-``).
 
@@ -29,7 +30,7 @@ from typing import TextIO
 import duckdb
 
 from gops_records.errors import GopsError
-from gops_records.games_query import GameFilter, check_players, game_ref_sql
+from gops_records.games_query import GameFilter, check_players, game_ref
 from gops_records.notation import CardToken, GameRecord, RoundRecord, write_game
 from gops_records.roundlogs import COLUMNS
 from gops_records.store.db import reading, scalar
@@ -175,13 +176,14 @@ def _write_gops(con: duckdb.DuckDBPyConnection, f: TextIO, selection: GameFilter
 
 
 def csv_query(where: str) -> str:
-    """SELECT of the round-log rows (the import's columns, in order) of games ``g`` matching
+    """SELECT of the round-log rows (the import's columns, in order: the CSV adds game_ref
+    after the first) of games ``g`` matching
     ``where``: one row per round, cards as numbers, tags in their columns."""
-    expr = {"game": "sel.game_id", "game_ref": game_ref_sql("sel.game_id", 16),
-            "round": "r.round_no", "prize": "r.prize", "comment": "r.comment"}
+    expr = {"game": "sel.game_id", "round": "r.round_no", "prize": "r.prize",
+            "comment": "r.comment"}
     expr |= {f"bid_{s}": f"r.bid_{s}" for s in "abcd"}
     expr |= {column: f"tag(sel.tags, '{tag}')" for column, tag in CSV_TAG_OF.items()}
-    select = ", ".join(f'{expr[c]} AS "{c}"' for c in CSV_COLUMNS)
+    select = ", ".join(f'{expr[c]} AS "{c}"' for c in COLUMNS)
     return (_selected(where) + f"SELECT {select} FROM sel JOIN rounds r USING (game_id) "
             "ORDER BY sel.n, r.round_no")
 
@@ -191,8 +193,8 @@ def _write_csv(con: duckdb.DuckDBPyConnection, f: TextIO, selection: GameFilter)
     result = con.execute(csv_query(where), params)
     writer = csv.writer(f, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
-    while rows := result.fetchmany(BATCH_ROWS):
-        writer.writerows(rows)
+    while rows := result.fetchmany(BATCH_ROWS):  # game_ref beside each row's game id
+        writer.writerows((row[0], game_ref(row[0]), *row[1:]) for row in rows)
 
 
 def _write_parquet(con: duckdb.DuckDBPyConnection, out: Path, selection: GameFilter) -> None:

@@ -1,36 +1,30 @@
 """Finding stored games: which games a filter selects (``gops games``, ``gops export``,
-``gops replay`` by id), and a game's reference for people and spreadsheets.
+``gops replay`` by id), and a game named by its id or its reference.
 
 A game's id is a 64-bit number (19 or 20 digits), which spreadsheets turn into
-``1.23457E+19`` and lose. Its *reference* (:func:`game_ref`) is the same number in hex
-behind ``g-``: text no spreadsheet reads as a number, and short enough to read out
-(``g-3f2a9c01``; the first 8 hex digits, or all 16 where it must be unique).
+``1.23457E+19`` and lose. Its *reference* (:func:`gops_records.analytics.games.game_ref`,
+the one rule the dashboard uses too) is ``g`` and the first 8 hex digits of the id: text
+no spreadsheet reads as a number, short enough to read out (``g3f2a9c01``).
 """
 
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass
 from datetime import date
 
 import duckdb
 
+from gops_records.analytics.games import game_ref, parse_game_ids
 from gops_records.errors import GopsError
 from gops_records.store.db import scalar
 
-#: Hex digits of the id a short reference shows (a full one shows all 16).
-SHORT_REF_DIGITS = 8
-REF_PREFIX = "g-"
+__all__ = ["GameFilter", "GameNotFound", "StoredGame", "UnknownEvent", "UnknownPlayer",
+           "check_events", "check_players", "find_games", "game_ref", "resolve_game"]
 
-
-def game_ref(game_id: int, digits: int = SHORT_REF_DIGITS) -> str:
-    """A game's reference: ``g-`` and the first ``digits`` hex digits of its id."""
-    return REF_PREFIX + f"{int(game_id):016x}"[:digits]
-
-
-def game_ref_sql(column: str, digits: int = SHORT_REF_DIGITS) -> str:
-    """:func:`game_ref` as a DuckDB expression over the id column ``column``."""
-    return f"('{REF_PREFIX}' || substr(format('{{:016x}}', {column}), 1, {int(digits)}))"
+#: A game reference as a user may type it: g and 4 to 16 hex digits of the id.
+REF_PATTERN = re.compile(r"g([0-9a-f]{4,16})", re.IGNORECASE)
 
 
 class GameNotFound(GopsError, LookupError):
@@ -183,21 +177,23 @@ def find_games(con: duckdb.DuckDBPyConnection, selection: GameFilter | None = No
     return games, total
 
 
+def looks_like_game(text: str) -> bool:
+    """Whether ``text`` may name a stored game: a decimal id, 16 hex digits, a reference."""
+    value = text.strip()
+    return bool(parse_game_ids(value)) or REF_PATTERN.fullmatch(value) is not None
+
+
 def resolve_game(con: duckdb.DuckDBPyConnection, text: str) -> int:
     """The id of the stored game ``text`` names: its id (decimal, or 16 hex digits as
-    schema version 1 wrote it) or its reference (``g-`` and at least 4 of its hex digits,
+    schema version 1 wrote it) or its reference (``g`` and at least 4 of its hex digits,
     unique among the stored games). Raises :class:`GameNotFound`."""
-    from gops_records.analytics.games import parse_game_ids
-
     value = text.strip()
-    if value.lower().startswith(REF_PREFIX):
-        digits = value[len(REF_PREFIX):].lower()
-        if not (4 <= len(digits) <= 16 and all(c in "0123456789abcdef" for c in digits)):
-            raise GameNotFound(f"{text!r} is not a game reference: write g- and 4 to 16 hex "
-                               "digits, e.g. g-3f2a9c01 (gops games lists them)")
+    ref = REF_PATTERN.fullmatch(value)
+    if ref is not None:
+        digits = ref.group(1).lower()
         found = [r[0] for r in con.execute(
-            f"SELECT game_id FROM games WHERE starts_with({game_ref_sql('game_id', 16)}, ?) "
-            "LIMIT 3", [REF_PREFIX + digits]).fetchall()]
+            "SELECT game_id FROM games WHERE starts_with(format('{:016x}', game_id), ?) "
+            "LIMIT 3", [digits]).fetchall()]
         if len(found) > 1:
             raise GameNotFound(f"{text!r} names several games; give more of its hex digits")
         if found:
@@ -216,3 +212,4 @@ def resolve_game(con: duckdb.DuckDBPyConnection, text: str) -> int:
         hint = f"; did you mean {close[0]}?" if close else ""
     raise GameNotFound(f"no stored game has the id {text!r}{hint} (gops games lists them, "
                        "with their ids)")
+

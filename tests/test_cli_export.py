@@ -11,6 +11,7 @@ import pytest
 from store.gamefiles import SMALL, club_game
 from typer.testing import CliRunner
 
+from gops_records.analytics.games import game_ref
 from gops_records.cli import app
 from gops_records.export import GameFilter, export_games, iter_records
 from gops_records.importer import import_paths
@@ -113,9 +114,9 @@ def test_csv_export_has_the_import_columns_and_round_trips(db: Path, tmp_path: P
     assert [line.split(",", 2)[2] for line in friday] == [
         "1,13,13,1,,,Alice,Dora,,,Friday,,2026.11.27,,,,,,",
         "2,12,1,12,,,Alice,Dora,,,Friday,,2026.11.27,,,,,,"]
-    # the spreadsheet-safe reference: the id in hex behind g-, never all digits
+    # the spreadsheet-safe reference: g and the id's first 8 hex digits, never all digits
     game, ref = friday[0].split(",")[:2]
-    assert ref == f"g-{int(game):016x}" and not ref.isdigit() and len(game) >= 18
+    assert ref == game_ref(int(game)) == f"g{int(game):016x}"[:9] and len(game) >= 18
     again = tmp_path / "again.duckdb"
     summary = import_paths([out], again)
     assert (summary.games_new, summary.games_rejected) == (7, 0)

@@ -90,7 +90,7 @@ def test_text_lists_the_games_with_their_reference(db: Path) -> None:
     assert row.split()[:3] == ["2026-11-26", "Thursday", "club"]
     assert "Alice v Bruno" in row and "45-46" in row and "Bruno" in row
     ref = row.split()[-2]
-    assert ref.startswith("g-") and len(ref) == 10
+    assert ref == game_ref(int(row.split()[-1])) and len(ref) == 9
     assert last == (f"the newest 1 of 2 games (--limit 0 shows every one); gops replay {ref} "
                     "replays one")
 
@@ -118,6 +118,6 @@ def test_replay_a_stored_game_by_its_reference_or_id(db: Path) -> None:
                                               "Cy wins")
     by_id = runner.invoke(app, ["replay", str(friday["game_id"]), "--db", str(db)], env=ENV)
     assert by_id.exit_code == 0 and by_id.stdout == by_ref.stdout
-    missing = runner.invoke(app, ["replay", "g-0000", "--db", str(db)], env=ENV)
-    assert missing.exit_code == 2 and "no stored game has the reference 'g-0000'" in \
+    missing = runner.invoke(app, ["replay", "g0000", "--db", str(db)], env=ENV)
+    assert missing.exit_code == 2 and "no stored game has the reference 'g0000'" in \
         missing.stderr

@@ -201,7 +201,7 @@ def test_gops_rejects_lists_shows_and_rechecks(club: Path) -> None:
     again = _cli("rejects", "--db", "t.duckdb", "--recheck")
     assert again.exit_code == 0, again.output
     assert f"{reject.reject_id}  resolved  club.gops:" in again.stdout
-    assert "fixed: game 2 of club.gops is now valid and stored (g-" in again.stdout
+    assert "fixed: game 2 of club.gops is now valid and stored (g" in again.stdout
     assert "1 open" not in again.stdout and "0 open, 1 resolved; re-checked: 1 newly " \
         "resolved, 0 reopened" in again.stdout
     assert _cli("rejects", "--db", "t.duckdb", "--open").stdout.startswith(

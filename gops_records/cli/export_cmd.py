@@ -72,10 +72,10 @@ def export(
     Filters combine: a game is exported when it matches every filter given. Dates are
     compared with the game's full date (games without one are left out by a date filter).
     CSV keeps the tags that have a round-log column; other tags (and the Result tag) are
-    left out; its game_ref column holds each game's id as text a spreadsheet keeps
-    (g- and 16 hex digits). With --out - the records go to stdout and the summary to
-    stderr. Exit status 0 on success, 2 for usage errors (an unknown player: with the
-    names close to it) or a missing database.
+    left out; its game_ref column holds each game's reference as text a spreadsheet
+    keeps (g and 8 hex digits, as the dashboard shows it). With --out - the records go
+    to stdout and the summary to stderr. Exit status 0 on success, 2 for usage errors
+    (an unknown player: with the names close to it) or a missing database.
 
     Example:
 

@@ -41,7 +41,7 @@ def games(
 
     Filters combine as in gops export (a game is listed when it matches every filter
     given; --player and --event may be repeated for any of several). Each game is shown
-    with its reference (g- and 8 hex digits) and its id: gops replay REF replays it.
+    with its reference (g and 8 hex digits) and its id: gops replay REF replays it.
     --json prints game_id, game_ref, date, event, players (seat order), scores (seat
     order), winner (a name, or null for a draw or an unfinished game) and more. Exit
     status 0, 2 for usage errors (an unknown player: with the names close to it) or a

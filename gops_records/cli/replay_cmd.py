@@ -13,7 +13,7 @@ from gops_records.cli.options import DbOption
 from gops_records.cli.validate_cmd import EncodingOption
 from gops_records.errors import GopsError
 from gops_records.export import iter_records
-from gops_records.games_query import GameFilter, game_ref, resolve_game
+from gops_records.games_query import GameFilter, game_ref, looks_like_game, resolve_game
 from gops_records.notation import read_reports
 from gops_records.report import GameReport
 from gops_records.sources import read_text, source_name
@@ -25,7 +25,7 @@ from gops_records.validate import validate_game
 def replay(
     what: Annotated[str, typer.Argument(
         metavar="FILE|GAME", show_default=False,
-        help="A record file (.gops), or a stored game: its id or its reference (g-...), "
+        help="A record file (.gops), or a stored game: its id or its reference (g...), "
              "as gops games lists them.")],
     game: Annotated[int, typer.Option("--game", "-g", min=1, metavar="N",
                                       help="Which game in the file (1-based).")] = 1,
@@ -35,7 +35,7 @@ def replay(
     """Replay one game round by round: prize, pool on offer, bids, who took it, scores.
 
     FILE|GAME is a record file when such a file exists; otherwise a stored game's id or
-    reference (g- and 4 to 16 hex digits, as gops games lists them), replayed from the
+    reference (g and 4 to 16 hex digits, as gops games lists them), replayed from the
     database (--db). Exit status 0 for a valid game, 1 when the game has problems (they
     are listed and the illegal rounds skipped), 2 for usage errors.
 
@@ -43,10 +43,10 @@ def replay(
 
     \b
         gops replay club/2026-11-26.gops --game 3
-        gops replay g-3f2a9c01 --db club.duckdb
+        gops replay g3f2a9c0 --db club.duckdb
     """
     path = Path(what)
-    if not path.exists() and _looks_like_game(what):
+    if not path.exists() and looks_like_game(what):
         replay_stored(what, db)
     try:
         text = read_text(path, encoding)
@@ -62,12 +62,6 @@ def replay(
         fail(f"{source_name(path)} holds no games")
     noun = "game" if count == 1 else "games"
     fail(f"{source_name(path)} has {count} {noun}; there is no game {game}")
-
-
-def _looks_like_game(text: str) -> bool:
-    value = text.strip().lower()
-    return value.isdecimal() or value.startswith("g-") or (
-        len(value) == 16 and all(c in "0123456789abcdef" for c in value))
 
 
 def replay_stored(what: str, db: Path | None) -> None:
