@@ -27,6 +27,7 @@ import streamlit as st
 
 from dashboards.text import escape_md
 from gops_records import analytics
+from gops_records import rejects as quarantine_lib
 from gops_records.analytics.filters import Filters
 from gops_records.scouting import ScoutReport, predicted_bid_by_prize, scout
 from gops_records.store.db import SharedReader
@@ -283,3 +284,12 @@ def explain_empty(view: View) -> str:
                 "(.gops records, CSV or JSONL round logs), or try `gops demo`.")
     return (f"{NO_MATCH} ({escape_md(view.filters.describe())}). Widen them in the "
             "sidebar, or press *Clear filters*.")
+
+
+# -- the quarantine with its resolutions (what `gops rejects` lists; filters do not apply) --
+
+#: ``quarantine(view, limit=200)``: the newest quarantined records
+#: (:class:`gops_records.rejects.Reject`, open or resolved by `gops rejects --recheck`).
+quarantine = cached_read(quarantine_lib.list_rejects, filtered=False, name="quarantine")
+#: ``quarantine_counts(view)``: records kept, open, resolved, and rejections counted.
+quarantine_counts = cached_read(quarantine_lib.counts, filtered=False, name="quarantine_counts")

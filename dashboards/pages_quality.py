@@ -11,7 +11,9 @@ import re
 import polars as pl
 import streamlit as st
 
-from dashboards import charts, data
+from dashboards import charts, data, ui
+from dashboards.text import escape_md
+from gops_records import rejects as quarantine_lib
 
 REJECTS_SHOWN = 200
 
@@ -24,16 +26,22 @@ def show_imports(view: data.View) -> None:
     if imports.is_empty():
         st.info("Nothing has been imported yet: run `gops import PATH...` or `gops demo`.")
         return
-    total = imports.select("games_seen", "games_new", "games_duplicate", "games_rejected").sum()
+    total = imports.select("games_seen", "games_new", "games_duplicate").sum()
+    tally = data.quarantine_counts(view)
     cols = st.columns(4)
     cols[0].metric("Imports", imports.height)
     cols[1].metric("Games stored", int(total["games_new"][0]))
     cols[2].metric("Duplicates skipped", int(total["games_duplicate"][0]))
-    cols[3].metric("Records rejected", int(total["games_rejected"][0]),
-                   help="Counted at every import; each bad record is kept once")
-    st.dataframe(imports, hide_index=True, column_config={
+    cols[3].metric("Records in quarantine", tally.records,
+                   help=f"Each bad record is kept once: {tally.open} open, {tally.resolved} "
+                        f"resolved. The imports below counted {tally.rejected_at_imports} "
+                        "rejections, since an import that reads a record again counts it "
+                        "again.")
+    ui.table(imports, "imports", hide_index=True, column_config={
         "started_at": st.column_config.DatetimeColumn("started", format="YYYY-MM-DD HH:mm:ss"),
         "finished_at": st.column_config.DatetimeColumn("finished", format="YYYY-MM-DD HH:mm:ss"),
+        "games_rejected": st.column_config.NumberColumn(
+            "games_rejected", help="records this import rejected, kept or already kept"),
         "seconds": st.column_config.NumberColumn("seconds", format="%.2f")})
 
 
@@ -45,7 +53,7 @@ def show_files(view: data.View) -> None:
     st.caption("Every file read, under its latest name, with what it held. An import counts "
                "a file it has read before (the same bytes) without reading it again, as long "
                "as everything it held is still stored.")
-    st.dataframe(files.drop("sha256"), hide_index=True, column_config={
+    ui.table(files.drop("sha256"), "files", hide_index=True, column_config={
         "import_id": st.column_config.NumberColumn("last import"),
         "bytes": st.column_config.NumberColumn("bytes", format="%d"),
         "games": st.column_config.NumberColumn(
@@ -55,35 +63,82 @@ def show_files(view: data.View) -> None:
 
 
 def show_rejects(view: data.View) -> None:
-    rejects = data.rejects(view, REJECTS_SHOWN)
+    records = data.quarantine(view, limit=REJECTS_SHOWN)
     st.header("Quarantined records")
     st.caption("Records that failed validation, kept exactly as written with every problem "
-               "found. Fix the source file and import it again; the fixed game is then stored.")
-    if rejects.is_empty():
+               "found. Fix the source file and import it again; `gops rejects --recheck` then "
+               "marks the record resolved (so does a record typed again right, or removed "
+               "from its file).")
+    if not records:
         st.success("No record has been rejected.")
         return
-    codes = (rejects["codes"].str.split(", ").explode().value_counts(sort=True)
+    tally = data.quarantine_counts(view)
+    cols = st.columns(3)
+    cols[0].metric("In quarantine", tally.records, help="each record kept once")
+    cols[1].metric("Open", tally.open, help="not found fixed by `gops rejects --recheck`")
+    cols[2].metric("Resolved", tally.resolved,
+                   help="fixed and imported, typed again right, or removed from its file")
+    show_resolved = bool(tally.resolved) and st.toggle(
+        f"Show the {tally.resolved} resolved record{'s' * (tally.resolved != 1)} too",
+        key="reject_resolved")
+    shown = [r for r in records if show_resolved or not r.resolved]
+    if not shown:
+        st.success("Every quarantined record is resolved.")
+        return
+    frame = quarantine_lib.reject_frame(shown)
+    codes = (frame["codes"].str.split(", ").explode().value_counts(sort=True)
              .rename({"codes": "problem", "count": "records"}))
     left, right = st.columns([1, 2])
     left.altair_chart(charts.problems_chart(codes), width="stretch")
     right.markdown(f"**Rejected records** (newest import first; up to {REJECTS_SHOWN})")
-    right.dataframe(rejects.select(
+    listed = frame.select(
         "import_id", pl.col("source").str.replace(r"^.*[\\/]", "").alias("file"),
-        "source_game", "source_line", "codes", "n_errors", "first_error"),
-        hide_index=True, column_config={
-            "import_id": "import", "source_game": "game in file", "source_line": "line",
-            "n_errors": "problems", "first_error": "first problem"})
+        "source_game", "source_line", "status", "codes", "n_errors", "first_error")
+    ui.table(listed, "rejected records", where=right, csv=frame.drop("raw_text", "errors"),
+             hide_index=True, column_config={
+                 "import_id": "import", "source_game": "game in file", "source_line": "line",
+                 "n_errors": "problems", "first_error": "first problem"})
+    show_record(shown)
+
+
+def show_record(shown: list[quarantine_lib.Reject]) -> None:
+    """One record: its status, every problem with the line it points at, its text."""
     st.subheader("Look at one record")
-    labels = {i: f"{row['source']} · game {row['source_game'] or '—'} · line "
-                 f"{row['source_line'] or '—'} · {row['codes']}"
-              for i, row in enumerate(rejects.iter_rows(named=True))}
+    labels = {i: f"{r.source} · game {r.source_game or '—'} · line {r.source_line or '—'} · "
+                 f"{', '.join(r.codes)}" + (" · resolved" if r.resolved else "")
+              for i, r in enumerate(shown)}
     pick = st.selectbox("Rejected record", list(labels), format_func=labels.__getitem__,
                         key="reject_pick")
-    row = rejects.row(pick, named=True)
-    st.error(problem_list(row["errors"]))
-    st.caption(f"The record exactly as written in `{row['source']}`, numbered with its "
-               "lines in that file.")
-    st.code(numbered(row["raw_text"], row["source_line"]), language=None)
+    reject = shown[pick]
+    if reject.resolution:
+        st.success(f"Resolved ({reject.resolution.how.value}, "
+                   f"{reject.resolution.resolved_at:%Y-%m-%d %H:%M}): "
+                   f"{escape_md(reject.resolution.note)}")
+    errors = [p.as_dict() for p in reject.errors]
+    st.error(problem_list(errors))
+    lines = quarantine_lib.record_lines(reject)
+    st.caption("The line each problem points at:")
+    st.code(pointed_lines(reject, lines), language=None)
+    st.caption(f"The record exactly as written in `{escape_md(reject.source)}`, numbered "
+               "with its lines in that file.")
+    st.code(numbered(lines), language=None)
+
+
+def pointed_lines(reject: quarantine_lib.Reject,
+                  lines: list[quarantine_lib.RecordLine]) -> str:
+    """Each problem's line (file line number, text, a caret under its column in .gops
+    text), or a word when the line is not part of the record's text."""
+    out = []
+    for p in reject.errors:
+        text = quarantine_lib.problem_text(reject, p, lines)
+        head = f"line {p.line}" + (f", column {p.column}" if p.column else "") + f": {p.code}"
+        if text is None:
+            out.append(f"{head}: (line {p.line} is not in the record's text)")
+            continue
+        out += [head, f"{p.line:>6} | {text}"]
+        if not reject.is_round_log and p.column and 1 <= p.column <= len(text) + 1:
+            out.append(" " * 9 + " " * (p.column - 1) + "^")
+    return "\n".join(out)
 
 
 def where(error: dict) -> str:
@@ -105,12 +160,12 @@ def problem_list(errors: list[dict]) -> str:
     return "\n".join([head, "", *lines])
 
 
-def numbered(text: str, first_line: int | None) -> str:
-    """The text with file line numbers in front, so they match the errors' line numbers."""
-    lines = text.splitlines() or [""]
-    start = first_line or 1
-    width = len(str(start + len(lines) - 1))
-    return "\n".join(f"{start + i:>{width}} | {line}" for i, line in enumerate(lines))
+def numbered(lines: list[quarantine_lib.RecordLine]) -> str:
+    """The record's lines with their line numbers in the file in front (blank where a
+    round log's row cannot be placed), so they match the problems' line numbers."""
+    width = max((len(str(line.number)) for line in lines if line.number), default=1)
+    return "\n".join(f"{line.number if line.number else '':>{width}} | {line.text}"
+                     for line in lines)
 
 
 def main() -> None:

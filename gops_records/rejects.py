@@ -568,11 +568,11 @@ def _first_error(r: Reject) -> str:
     return f"line {p.line or '?'}, column {p.column or '?'}: {p.message}"
 
 
-def reject_frame(con: duckdb.DuckDBPyConnection, limit: int = 200) -> pl.DataFrame:
-    """The quarantine as a table for the dashboard, newest import first: reject_id,
-    import_id, source, source_game, source_line, codes (text), n_errors, first_error,
-    status ('open' or 'resolved: how'), note, raw_text, errors (list of structs)."""
-    rows = list_rejects(con, limit=limit)
+def reject_frame(rows: list[Reject]) -> pl.DataFrame:
+    """Quarantined records as a table (the dashboard's): reject_id, import_id, source,
+    source_game, source_line, codes (text), n_errors, first_error ('line L, column C:
+    message'), status ('open', or 'resolved: ' and how), note (how it was found
+    resolved), raw_text, errors (list of structs)."""
     return pl.DataFrame({
         "reject_id": [r.reject_id for r in rows], "import_id": [r.import_id for r in rows],
         "source": [r.source for r in rows], "source_game": [r.source_game for r in rows],
