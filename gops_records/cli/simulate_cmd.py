@@ -32,14 +32,16 @@ def simulate(
     prize_order: Annotated[PrizeOrder, typer.Option("--prize-order", help="Order of the "
                                                     "prize pile.")] = PrizeOrder.SHUFFLED,
     bots: Annotated[str | None, typer.Option(
-        "--bots", help="Comma-separated personalities to draw players from "
+        "--bots", metavar="NAMES", help="Comma-separated personalities to draw players from "
         f"({', '.join(BOTS)}); default: all.", show_default=False)] = None,
     broken: Annotated[int, typer.Option("--broken", min=0, help="Also mix in this many "
                                         "records with a deliberate defect.")] = 0,
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write here instead of "
-                                             "stdout.", show_default=False)] = None,
-    start: Annotated[str, typer.Option("--start", help="Date of the first evening "
-                                       "(YYYY-MM-DD).")] = DEFAULT_START.isoformat(),
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", metavar="FILE", show_default=False,
+        help="Write here instead of stdout (- is stdout too).")] = None,
+    start: Annotated[str, typer.Option("--start", metavar="YYYY-MM-DD",
+                                       help="Date of the first evening.")
+                     ] = DEFAULT_START.isoformat(),
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes "
                                       "(the output does not depend on it).")] = 1,
 ) -> None:
@@ -73,6 +75,8 @@ def simulate(
     if broken and cards < 3:
         fail("broken records need games of at least 3 cards")
     profile = RuleProfile(cards, players, tie_rule, prize_order)
+    if out is not None and str(out) == "-":
+        out = None
     try:
         if out is None:
             summary = write_simulation(sys.stdout, games, seed, profile, names, broken,
