@@ -192,15 +192,27 @@ class ClusteredRate:
     design_effect: float | None
 
 
+def clustered_rates(per_game: list[tuple[np.ndarray, np.ndarray]],
+                    z: float = Z95) -> list[ClusteredRate]:
+    """:func:`cluster_exprs` for several rates at once, each from its per-game counts
+    (k, n): numpy arrays with one entry per game; games without a trial are not counted.
+    One polars pass for all of them."""
+    rows = []
+    for k_games, n_games in per_game:
+        k = np.asarray(k_games, dtype=np.int64)
+        n = np.asarray(n_games, dtype=np.int64)
+        used = n > 0
+        k, n = k[used], n[used]
+        rows.append((int(k.sum()), int(n.sum()), int(k @ k), int(n @ n), int(k @ n),
+                     int(used.sum())))
+    frame = pl.DataFrame(rows, schema=dict.fromkeys(("k", "n", *CLUSTER_SUMS), pl.Int64),
+                         orient="row")
+    out = with_cluster_ci(frame, z=z)
+    return [ClusteredRate(r["k"], r["n"], r["games"], r["rate"], r["ci_low"], r["ci_high"],
+                          r["design_effect"]) for r in out.iter_rows(named=True)]
+
+
 def clustered_rate(k_per_game: np.ndarray, n_per_game: np.ndarray,
                    z: float = Z95) -> ClusteredRate:
-    """:func:`cluster_exprs` for one rate from per-game counts (numpy arrays, one per game;
-    games without a trial may be included and are not counted)."""
-    k = np.asarray(k_per_game, dtype=np.int64)
-    n = np.asarray(n_per_game, dtype=np.int64)
-    used = n > 0
-    frame = pl.DataFrame({"k": k[used], "n": n[used]}).select(
-        cluster_sums(pl.col("k"), pl.col("n")))
-    row = with_cluster_ci(frame, z=z).row(0, named=True)
-    return ClusteredRate(int(row["k"] or 0), int(row["n"] or 0), int(row["games"] or 0),
-                         row["rate"], row["ci_low"], row["ci_high"], row["design_effect"])
+    """:func:`clustered_rates` for one rate."""
+    return clustered_rates([(k_per_game, n_per_game)], z)[0]

@@ -78,7 +78,8 @@ def margin_tables(models: ModelStack, model: np.ndarray, table: Table, rows: np.
     opponent = np.repeat(table.hands[rows, 1], h, axis=0)
     board = Board(opponent, prizes.ravel(), values.ravel(), np.full(count * h, n),
                   np.tile(np.arange(h), count), np.full(count * h, h))
-    probs = models.predict(encode(board), np.repeat(model, h)).reshape(count, h, MAX_RANK)
+    probs = models.predict(encode(board, fitting=False), np.repeat(model, h))
+    probs = probs.reshape(count, h, MAX_RANK)
     cum = np.cumsum(probs, axis=2)
     cards = np.nonzero(table.hands[rows, 0])[1].reshape(count, h) + 1
     at = np.broadcast_to(cards[:, None, :], (count, h, h))
@@ -94,7 +95,8 @@ def assign_max(gain: np.ndarray | list) -> np.ndarray:
 
     ``gain`` is one (n, m) table or a batch (B, n, m) of them, solved together: the
     Hungarian method (shortest augmenting paths with potentials, O(n^2 m)), each step
-    done for every table of the batch at once. A wider-than-tall table is transposed.
+    done for every table of the batch at once, started from the row reduction. A
+    wider-than-tall table is transposed.
     """
     g = np.asarray(gain, dtype=float)
     single = g.ndim == 2
@@ -108,16 +110,27 @@ def assign_max(gain: np.ndarray | list) -> np.ndarray:
         out[b, cols[b, j]] = j
         return out[0] if single else out
     cost = -g
+    # Start from the row reduction: u_i = min_j cost_ij, v = 0 (feasible), and match each
+    # row to its cheapest column where no earlier row took it (a tight edge); only the
+    # rows left free need a search for an augmenting path.
     u = np.zeros((batch, n + 1))
+    u[:, 1:] = cost.min(axis=2)
     v = np.zeros((batch, m + 1))
     p = np.zeros((batch, m + 1), dtype=np.int64)   # p[:, j]: the row matched to column j
     way = np.zeros((batch, m + 1), dtype=np.int64)
+    best = np.argmin(cost, axis=2)                                  # (batch, n)
+    key = (np.arange(batch)[:, None] * m + best).ravel()
+    first = np.zeros(batch * n, dtype=bool)
+    first[np.unique(key, return_index=True)[1]] = True
+    first = first.reshape(batch, n)
+    b, i = np.nonzero(first)
+    p[b, best[b, i] + 1] = i + 1
     for i in range(1, n + 1):
         p[:, 0] = i
         j0 = np.zeros(batch, dtype=np.int64)
         minv = np.full((batch, m + 1), np.inf)
         used = np.zeros((batch, m + 1), dtype=bool)
-        active = np.arange(batch)
+        active = np.flatnonzero(~first[:, i - 1])
         while len(active):
             a = active
             used[a, j0[a]] = True

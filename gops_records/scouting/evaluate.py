@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from gops_records.analytics.stats import clustered_rate, ratio_interval
+from gops_records.analytics.stats import clustered_rates, ratio_interval
 from gops_records.cards import MAX_RANK
 from gops_records.scouting.features import Situations
 from gops_records.scouting.model import Board, Encoded, OpponentModel, encode
@@ -136,9 +136,9 @@ def score(s: Situations, probs: np.ndarray, folds: int = 0) -> Predictability:
 
     bids = per_game(np.ones(len(s)))
     used = bids > 0
-    exact = clustered_rate(per_game(hit)[used].astype(np.int64), bids[used].astype(np.int64))
-    within = clustered_rate(per_game(close)[used].astype(np.int64),
-                            bids[used].astype(np.int64))
+    n_games = bids[used].astype(np.int64)
+    exact, within = clustered_rates([(per_game(hit)[used].astype(np.int64), n_games),
+                                     (per_game(close)[used].astype(np.int64), n_games)])
     ratio, low, high = ratio_interval(per_game(loss)[used], per_game(uniform_loss)[used])
     gain_ci = (None, None) if low is None else (1.0 - high, 1.0 - low)
     return Predictability(

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gops_records.analytics.stats import clustered_rate
+from gops_records.analytics.stats import clustered_rates
 from gops_records.cards import MAX_RANK, rank_name
 from gops_records.scouting.features import Situations
 
@@ -76,8 +76,13 @@ class Test:
 
     def interval(self) -> tuple[float, float]:
         """The rate's 95% interval, the game the unit (game-clustered)."""
-        r = clustered_rate(self.k_games, self.n_games)
-        return (0.0, 1.0) if r.low is None else (r.low, r.high)
+        return intervals([self])[0]
+
+
+def intervals(tests: list[Test]) -> list[tuple[float, float]]:
+    """Each test's :meth:`Test.interval`, computed together."""
+    rates = clustered_rates([(t.k_games, t.n_games) for t in tests])
+    return [(0.0, 1.0) if r.low is None else (r.low, r.high) for r in rates]
 
 
 def _log_binom_pmf(n: int, p: float) -> np.ndarray:
@@ -296,8 +301,7 @@ def find_habits(s: Situations, alpha: float = ALPHA, margin: float = MARGIN,
     tests = [t for t in candidate_tests(s) if t.n >= min_support]
     p_values = [upper_tail(t.k, t.chances) for t in tests]
     found = []
-    for t, adj in zip(tests, holm(p_values), strict=True):
-        low, high = t.interval()
+    for t, adj, (low, high) in zip(tests, holm(p_values), intervals(tests), strict=True):
         if adj <= alpha and low >= t.baseline + margin:
             found.append(Habit(t.key, describe(t, low, high), t.rate, t.n, (low, high),
                                t.baseline, adj))

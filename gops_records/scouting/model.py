@@ -152,18 +152,24 @@ class Encoded:
                        pick(self.uniform))
 
 
-def encode(board: Board) -> Encoded:
-    """The codes, multiplicities, histograms and buckets of every situation of ``board``."""
+def encode(board: Board, fitting: bool = True) -> Encoded:
+    """The codes, multiplicities, histograms and buckets of every situation of ``board``
+    (without ``fitting``, only what predicting needs: not ``present`` and ``uniform``)."""
     codes = view_codes(board)
     bucket = buckets(board.prize_index, board.prizes_left, board.pool_value, board.cards)
     size = board.hand.sum(axis=1)
     rows = np.arange(len(bucket))[:, None]
     mult, present, uniform = {}, {}, {}
     for view, c in codes.items():
+        if view == "offset":  # card minus prize: a different code for every card
+            mult[view] = (c >= 0).astype(float)
+            if not fitting:
+                continue
         hist = _histogram(c, N_CODES[view])
         mult[view] = np.where(c >= 0, hist[rows, np.maximum(c, 0)], 0.0)
-        present[view] = (hist > 0).astype(float)
-        uniform[view] = hist / np.maximum(size, 1)[:, None]
+        if fitting:
+            present[view] = (hist > 0).astype(float)
+            uniform[view] = hist / np.maximum(size, 1)[:, None]
     return Encoded(board.hand, bucket, size, codes, mult, present, uniform)
 
 
@@ -217,8 +223,10 @@ class ViewTable:
 
 def _card_probs(weights: np.ndarray, mult: np.ndarray, hand: np.ndarray) -> np.ndarray:
     """Share each code's weight among its cards and normalise over the hand (n, 13)."""
-    per_card = np.where(mult > 0, weights / np.maximum(mult, 1), 0.0)
+    per_card = np.where(mult > 0, weights, 0.0) / np.maximum(mult, 1)
     z = per_card.sum(axis=1, keepdims=True)
+    if (z > 0).all():
+        return per_card / z
     uniform = hand / hand.sum(axis=1, keepdims=True)
     return np.where(z > 0, per_card / np.where(z > 0, z, 1.0), uniform)
 
@@ -261,7 +269,7 @@ class OpponentModel:
 
     def predict(self, board: Board | Encoded) -> np.ndarray:
         """(n, 13) probabilities of each card (column r - 1 = card r); 0 outside the hand."""
-        enc = board if isinstance(board, Encoded) else encode(board)
+        enc = board if isinstance(board, Encoded) else encode(board, fitting=False)
         return ModelStack.of([self]).predict(enc, np.zeros(len(enc), dtype=np.int64))
 
     def distribution(self, prize: int, pool_value: int, hand: Sequence[int],
@@ -304,12 +312,14 @@ class ModelStack:
         """(n, 13) card probabilities of each situation under model ``model[i]`` of the stack."""
         hand = enc.hand
         w = self.mixture[model]
-        out = w[:, :1] * hand / hand.sum(axis=1, keepdims=True)
+        out = w[:, :1] * hand / enc.hand_size[:, None]
+        row = (model * N_BUCKETS + enc.bucket)[:, None]
         for k, view in enumerate(VIEWS, start=1):
             c = enc.codes[view]
-            weights = np.where(c >= 0, self.freq[view][model[:, None], enc.bucket[:, None],
-                                                       np.maximum(c, 0)], 0.0)
-            out = out + w[:, k:k + 1] * _card_probs(weights, enc.mult[view], hand)
+            # one gather from the flat table: (model, bucket, code) -> frequency
+            flat = self.freq[view].reshape(-1)
+            weights = flat.take(row * N_CODES[view] + np.maximum(c, 0))
+            out += w[:, k:k + 1] * _card_probs(weights, enc.mult[view], hand)
         return out
 
 

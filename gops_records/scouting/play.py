@@ -143,7 +143,8 @@ def play(profile: RuleProfile, models: ModelStack, model_of_game: np.ndarray,
         upcoming[:, n:] = False
         pools[:, r] = _carried_into(bids, prizes, r, discard) + prize
         table = Table(profile, r + 1, prize, pools[:, r], hands, upcoming)
-        theirs = sample(models.predict(encode(table.board(1)), model_of_game), draws[:, r])
+        seen = encode(table.board(1), fitting=False)
+        theirs = sample(models.predict(seen, model_of_game), draws[:, r])
         mine = np.zeros(games, dtype=np.int64)
         for reply, rows in groups.items():
             if len(rows):

@@ -13,7 +13,7 @@ from gops_records.scouting.counter import GENERIC, CounterStrategy
 from gops_records.scouting.evaluate import Predictability
 from gops_records.scouting.features import Situations
 from gops_records.scouting.habits import Habit
-from gops_records.scouting.model import Board, OpponentModel
+from gops_records.scouting.model import Board, Encoded, OpponentModel
 
 #: Share of the uniform log-loss the model must save to be called (highly) predictable.
 PREDICTABLE, HIGHLY_PREDICTABLE = 0.05, 0.25
@@ -35,6 +35,8 @@ class ScoutReport:
     vs: str | None = None
     model: OpponentModel | None = field(default=None, repr=False, compare=False)
     situations: Situations | None = field(default=None, repr=False, compare=False)
+    #: the situations as the model reads them (spares encoding them again for the chart)
+    encoded: Encoded | None = field(default=None, repr=False, compare=False)
 
     def as_json(self) -> dict:
         """player, games, bids, predictability, habits, counter, then small_sample."""
@@ -147,14 +149,15 @@ def predicted_bid_by_prize(source: ScoutReport | OpponentModel,
     chart shows what the model expects in the spots the player actually met. For a bare
     model it is the first round of a ``cards``-card game (full hands, all prizes left).
     """
+    encoded = None
     if isinstance(source, ScoutReport):
-        model, situations = source.model, source.situations
+        model, situations, encoded = source.model, source.situations, source.encoded
         if model is None:
             raise ValueError("this report carries no model (made without one)")
     else:
         model = source
     if situations is not None and len(situations):
-        board = Board.of(situations)
+        board = encoded if encoded is not None else Board.of(situations)
         prizes = situations.prize
         n = int(situations.cards.max())
     else:
@@ -164,15 +167,15 @@ def predicted_bid_by_prize(source: ScoutReport | OpponentModel,
         hand[:, :n] = True
         board = Board(hand, prizes, prizes.copy(), np.full(n, n), prizes - 1, np.full(n, n))
     probs = model.predict(board)[:, :n]
-    rows = []
-    for prize in range(1, n + 1):
-        at = prizes == prize
-        if not at.any():
-            continue
-        mean = probs[at].mean(axis=0)
-        rows += [(prize, bid, float(mean[bid - 1])) for bid in range(1, n + 1)]
-    return pl.DataFrame(rows, schema={"prize": pl.Int8, "bid": pl.Int8,
-                                      "probability": pl.Float64}, orient="row")
+    counts = np.bincount(prizes, minlength=n + 1)[1:n + 1]
+    sums = np.zeros((n + 1, n))
+    np.add.at(sums, prizes, probs)
+    seen = np.flatnonzero(counts) + 1
+    mean = sums[seen] / counts[seen - 1][:, None]
+    return pl.DataFrame({"prize": np.repeat(seen, n), "bid": np.tile(np.arange(1, n + 1),
+                                                                     len(seen)),
+                         "probability": mean.ravel()},
+                        schema={"prize": pl.Int8, "bid": pl.Int8, "probability": pl.Float64})
 
 
 def profile_of(frame: pl.DataFrame) -> RuleProfile:

@@ -44,4 +44,4 @@ def scout(con: duckdb.DuckDBPyConnection, player: str, vs: str | None = None, se
     counter = counter_strategy(model, profile_of(frame), simulations, seed, cv.models)
     return ScoutReport(player=player, games=s.games, bids=len(s),
                        predictability=predictability, habits=find_habits(s), counter=counter,
-                       vs=vs, model=model, situations=s)
+                       vs=vs, model=model, situations=s, encoded=encoded)
