@@ -90,6 +90,6 @@ def parse_rank(text: str) -> int | None:
     key = text.strip().lower()
     if key in RANK_BY_TEXT:
         return RANK_BY_TEXT[key]
-    if key.isdigit() and 1 <= int(key) <= MAX_RANK:
+    if key.isascii() and key.isdigit() and len(key) <= 3 and 1 <= int(key) <= MAX_RANK:
         return int(key)
     return None

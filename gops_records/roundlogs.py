@@ -120,8 +120,8 @@ def _card(value: str, line: int, column: int, what: str,
     if rank is None and len(text) > 1 and text[-1].lower() in SUIT_BY_TEXT:
         rank = parse_rank(text[:-1])
     if rank is None:
-        problems.append(Problem("syntax", f"{what} {value!r} is not a card: write 1-13 or "
-                                "A, 2-10, J, Q, K", line, column, round_no))
+        problems.append(Problem("syntax", f"{what} {_short(value)!r} is not a card: write "
+                                "1-13 or A, 2-10, J, Q, K", line, column, round_no))
         rank = 0  # kept in its place, unread: the replay reports nothing more about it
     return CardToken(rank, None, Span(line, column, 0, 0))
 
@@ -145,7 +145,10 @@ def delimiter_of(header_line: str) -> str:
     the most known column names (near spellings such as ``Bid A`` count), then the most
     fields; a comma when none does better."""
     def score(d: str) -> tuple[int, int]:
-        cells = next(csv.reader([header_line], delimiter=d), [])
+        try:
+            cells = next(csv.reader([header_line], delimiter=d), [])
+        except csv.Error:  # e.g. a stray CR, a huge field: the full read says so
+            return -1, 0
         return sum(_normal(_name(c)) in COLUMNS for c in cells), len(cells)
 
     return max(DELIMITERS, key=lambda d: (score(d), -DELIMITERS.index(d)))
@@ -249,6 +252,12 @@ def _json_value(key: str, value: object) -> tuple[str, str | None]:
     return str(value), None
 
 
+def _json_int(digits: str) -> int | str:
+    """A JSON integer; one too long to be a card or a round stays its text (Python refuses
+    to convert more than 4,300 digits, and no round log value needs 20)."""
+    return int(digits) if len(digits) <= 20 else digits
+
+
 def _short(text: str) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
@@ -258,17 +267,20 @@ def _rows_from_jsonl(text: str) -> tuple[list[str], list[_Row]]:
     for number, line in enumerate(_lines(text), start=1):
         if not line.strip():
             continue
+        unreadable = None
         try:
-            obj = json.loads(line, object_pairs_hook=_object)
+            obj = json.loads(line, object_pairs_hook=_object, parse_int=_json_int)
         except json.JSONDecodeError as exc:
-            raise RoundLogError(f"line {number}: not a JSON object: {exc.msg}",
-                                number) from exc
+            unreadable = f"not a JSON object: {exc.msg} (column {exc.colno})"
         except RecursionError:  # hostile nesting ({"game": {"game": ... 100,000 deep)
-            raise RoundLogError(f"line {number}: not a round: its JSON is nested too deeply "
-                                "(a round log row is one flat object)", number) from None
-        if not isinstance(obj, dict):
-            raise RoundLogError(f"line {number}: expected a JSON object, got "
-                                f"{type(obj).__name__}", number)
+            unreadable = ("not a round: its JSON is nested too deeply (a round log row is "
+                          "one flat object)")
+        else:
+            if not isinstance(obj, dict):
+                unreadable = f"expected a JSON object, got {type(obj).__name__}"
+        if unreadable is not None:  # the row is a reject of its own; the others are read
+            rows.append(_Row(number, line, {}, ((unreadable, None),)))
+            continue
         values: dict[str, str] = {}
         problems: list[tuple[str, str | None]] = []
         repeated = list(obj.repeated)
@@ -345,10 +357,13 @@ def _game(rows: list[_Row], order: dict[str, int], header_line: str) -> LoggedGa
         for message, column in row.problems:
             problems.append(Problem("syntax", message, row.line, order.get(column, 1)
                                     if column else 1, number))
+        if not v:  # a line that could not be read as a row: its one problem says so
+            continue
         written = v.get("round", "").strip()
         if written != str(number):
-            problems.append(Problem("round-number", f"round {written!r} is round {number} of "
-                                    "this game (rounds must run 1, 2, 3, ...)", row.line,
+            problems.append(Problem("round-number", f"round {_short(written)!r} is round "
+                                    f"{number} of this game (rounds must run 1, 2, 3, ...)",
+                                    row.line,
                                     order["round"], number))
         prize = _card(v.get("prize", ""), row.line, order["prize"], "prize", problems, number)
         bids = tuple(_card(v.get(f"bid_{s}", ""), row.line, order.get(f"bid_{s}", 0),
@@ -362,7 +377,8 @@ def _game(rows: list[_Row], order: dict[str, int], header_line: str) -> LoggedGa
 
 def _round_no(row: _Row) -> int:
     text = row.values.get("round", "").strip()
-    return int(text) if text.isdigit() else 10**6 + row.line
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 6 \
+        else 10**6 + row.line
 
 
 def round_log_games(data: bytes, kind: str, source: str, encoding: str = "utf-8"):
@@ -378,6 +394,8 @@ def round_log_games(data: bytes, kind: str, source: str, encoding: str = "utf-8"
     from gops_records.replay.records import record_tokens
     from gops_records.sources import decode
 
+    if not data.strip():  # as a .gops file: an empty file holds no games
+        return None
     long_line = find_long_line(data)
     if long_line is not None:
         line, size = long_line

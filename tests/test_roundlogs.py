@@ -129,14 +129,15 @@ def test_jsonl_numbers_ranks_and_optional_nulls(tmp_path: Path) -> None:
         (None,), ("line\u2028sep",), (None,)]
 
 
-def test_jsonl_line_that_is_not_json_rejects_the_file_with_its_line(tmp_path: Path) -> None:
+def test_jsonl_line_that_is_not_json_is_a_reject_of_its_own(tmp_path: Path) -> None:
     text = ('{"game": 1, "round": 1, "prize": 2, "bid_a": 3, "bid_b": 1}\n'
             '{"game": 1, "round": 2, "prize": 3, "bid_a"')  # cut short
     summary, db = _import(tmp_path, "cut.jsonl", text)
-    assert (summary.games_new, summary.games_rejected) == (0, 1)
+    assert (summary.games_new, summary.games_rejected) == (1, 1)  # game 1's readable round
     ((raw, errors),) = _rows(db, "SELECT raw_text, errors FROM rejects")
-    assert raw == text
-    assert "line 2: not a JSON object" in errors[0]["message"]
+    assert raw == '{"game": 1, "round": 2, "prize": 3, "bid_a"'
+    assert [(e["line"], e["code"]) for e in errors] == [(2, "syntax")]
+    assert errors[0]["message"].startswith("not a JSON object")
 
 
 def test_csv_bom_and_crlf_rows_are_kept_verbatim(tmp_path: Path) -> None:

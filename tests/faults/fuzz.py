@@ -43,12 +43,21 @@ ROUND_LOG_CSV = """game,round,prize,bid_a,bid_b,player_a,player_b,event,date
 2,1,3,2,A,Cy,Dee,Thursday club,2026-11-26
 2,2,Q,K,Q,Cy,Dee,Thursday club,2026-11-26
 """
+ROUND_LOG_THREE = """game,round,prize,bid_a,bid_b,bid_c,cards,tie_rule,comment
+g1,1,3,1,2,3,3,discard,"a comment, with a comma"
+g1,2,1,3,3,1,3,discard,
+g1,3,2,2,1,2,3,discard,"two ""quoted"" words"
+"""
 ROUND_LOG_JSONL = "".join(json.dumps(row) + "\n" for row in [
     {"game": 1, "round": 1, "prize": 8, "bid_a": 9, "bid_b": 9, "player_a": "Ann",
      "player_b": "Bob", "event": "Thursday club", "date": "2026-11-26"},
     {"game": 1, "round": 2, "prize": 5, "bid_a": 7, "bid_b": "J"},
     {"game": 2, "round": 1, "prize": "K", "bid_a": "Q", "bid_b": "K", "cards": 3},
 ])
+
+
+#: The share of cases made from a round log (the samples give many more .gops seeds).
+ROUND_LOG_SHARE = 0.3
 
 
 @dataclass(frozen=True)
@@ -66,6 +75,8 @@ def seeds() -> list[Seed]:
         for start in range(0, len(games), 3):
             found.append(Seed(".gops", b"\n".join(games[start:start + 3])))
     found.append(Seed(".csv", ROUND_LOG_CSV.encode()))
+    found.append(Seed(".csv", ROUND_LOG_CSV.replace(",", ";").replace("\n", "\r\n").encode()))
+    found.append(Seed(".csv", ROUND_LOG_THREE.encode()))
     found.append(Seed(".jsonl", ROUND_LOG_JSONL.encode()))
     return found
 
@@ -149,9 +160,11 @@ def cases(count: int, seed: int) -> list[tuple[str, bytes]]:
     """``count`` (suffix, bytes) cases, the same for the same ``seed``."""
     rng = random.Random(seed)
     pool = seeds()
+    records = [s for s in pool if s.suffix == ".gops"]
+    logs = [s for s in pool if s.suffix != ".gops"]
     made = []
     for _ in range(count):
-        base = rng.choice(pool)
+        base = rng.choice(logs if rng.random() < ROUND_LOG_SHARE else records)
         data = base.data
         for _ in range(rng.choice([1, 1, 2, 3, 6])):
             data = rng.choice(MUTATIONS)(rng, data)
