@@ -34,11 +34,12 @@ HABIT_LABELS = {
     "lowest_remaining": "bids lowest card left",
 }
 PHASE_ORDER = ["early", "middle", "late", "all"]
-#: Okabe & Ito's colour-blind safe palette (black left out: it vanishes on the dark theme).
-OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
+#: Okabe & Ito's colour-blind safe palette (black left out: it vanishes on the dark theme),
+#: the colours that stand out on both white and the dark background first.
+OKABE_ITO = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442",
              "#999999"]
 CATEGORIES = alt.Scale(range=OKABE_ITO)
-BLUE, ORANGE, VERMILLION = "#0072B2", "#E69F00", "#D55E00"
+BLUE, VERMILLION = "#0072B2", "#D55E00"
 #: A grey that reads on white and on Streamlit's dark background (#0e1117) alike.
 NEUTRAL = "#808495"
 #: The most text a cell of a grid carries before its labels are left out (tooltips remain).
@@ -200,7 +201,7 @@ def standings_chart(df: pl.DataFrame) -> alt.Chart:
         y=alt.Y("player:N", sort=order, title=None, axis=alt.Axis(labelLimit=160)),
         x=alt.X("count:Q", title="games", stack="zero", axis=COUNT),
         color=alt.Color("outcome:N", title="outcome",
-                        scale=alt.Scale(domain=OUTCOMES, range=[BLUE, NEUTRAL, ORANGE]),
+                        scale=alt.Scale(domain=OUTCOMES, range=[BLUE, NEUTRAL, VERMILLION]),
                         legend=alt.Legend(orient="bottom")),
         order=alt.Order("outcome_order:Q"),
         tooltip=["player", "outcome", alt.Tooltip("count", title="games")],
@@ -234,7 +235,7 @@ def bid_minus_prize_chart(df: pl.DataFrame, player: str) -> alt.LayerChart:
     bar = base.mark_bar().encode(
         y=alt.Y("mean_diff:Q", title="mean bid - prize"),
         color=alt.Color("direction:N", title="mean bid", sort=order,
-                        scale=alt.Scale(domain=order, range=[BLUE, ORANGE]),
+                        scale=alt.Scale(domain=order, range=[BLUE, VERMILLION]),
                         legend=alt.Legend(orient="bottom")),
         tooltip=[alt.Tooltip("prize", title="prize"),
                  alt.Tooltip("mean_diff", title="mean bid - prize", format="+.2f"),
@@ -535,7 +536,7 @@ def gain_chart(df: pl.DataFrame, player: str) -> alt.LayerChart:
     bar = base.mark_bar(size=60, opacity=0.85).encode(
         y=alt.Y("gain:Q", title="points per game (you - them)"),
         color=alt.Color("direction:N", title="on average", sort=signs,
-                        scale=alt.Scale(domain=signs, range=[BLUE, ORANGE]),
+                        scale=alt.Scale(domain=signs, range=[BLUE, VERMILLION]),
                         legend=alt.Legend(orient="bottom")))
     rule = base.mark_rule(strokeWidth=3, color=NEUTRAL).encode(y="low:Q", y2="high:Q")
     return alt.layer(bar, rule, _zero(), title=alt.Title(**head))
@@ -563,7 +564,7 @@ def expected_bid_chart(df: pl.DataFrame, player: str) -> alt.Chart:
         x=alt.X("prize:O", title="prize card", axis=card_axis()),
         y=alt.Y("bid:Q", title="bid card", axis=card_axis()),
         color=alt.Color("line:N", title="line", sort=order,
-                        scale=alt.Scale(domain=order, range=[BLUE, ORANGE, NEUTRAL]),
+                        scale=alt.Scale(domain=order, range=[BLUE, VERMILLION, NEUTRAL]),
                         legend=alt.Legend(orient="bottom")),
         # The same field and title as the colour: Vega-Lite draws one legend for both.
         strokeDash=alt.StrokeDash("line:N", title="line", sort=order,

@@ -49,7 +49,8 @@ def game_table(games: pl.DataFrame, key: str, *, columns: list[str] | None = Non
         (f"{GAME_URL}?{P_GAME}=" + pl.col("game_id").cast(pl.String)
          + (f"&{shared}" if shared else ""))
         .alias("open"),
-        game_ref_expr().alias("ref"))
+        game_ref_expr().alias("ref"),
+        *([pool_names()] if "pool_cards" in games.columns else []))
     event = ui.table(
         table.select("open", "ref", *shown), key, key=key, hide_index=True, height=height,
         on_select="rerun", selection_mode="single-row", placeholder="",
@@ -77,17 +78,23 @@ def _label(row: dict) -> str:
     return " · ".join(str(b) for b in bits if b)
 
 
+def card_names(column: str) -> pl.Expr:
+    """A column of card ranks as names: A, 2..10, J, Q, K."""
+    return pl.col(column).replace_strict(CARD_NAMES, default=None, return_dtype=pl.String)
+
+
+def pool_names(column: str = "pool_cards") -> pl.Expr:
+    """A pool written as ranks ('13+1') as named cards ('K+A')."""
+    return pl.col(column).str.split("+").list.eval(
+        pl.element().cast(pl.Int64).replace_strict(CARD_NAMES, default=None,
+                                                   return_dtype=pl.String)).list.join("+")
+
+
 def named_cards(detail: GameDetail) -> pl.DataFrame:
     """The round table with cards named A, 2..10, J, Q, K (prize, pool, bids)."""
-    def names(column: str) -> pl.Expr:
-        return pl.col(column).replace_strict(CARD_NAMES, default=None, return_dtype=pl.String)
-
     return detail.rounds.with_columns(
-        names("prize"), *(names(c) for c in detail.header["bid_columns"]),
-        pl.col("pool_cards").str.split("+").list.eval(
-            pl.element().cast(pl.Int64).replace_strict(CARD_NAMES, default=None,
-                                                       return_dtype=pl.String))
-        .list.join("+"))
+        card_names("prize"), *(card_names(c) for c in detail.header["bid_columns"]),
+        pool_names())
 
 
 def running_scores(detail: GameDetail) -> pl.DataFrame:

@@ -38,9 +38,9 @@ def _pct(column: str) -> pl.Expr:
 
 
 def _table(df: pl.DataFrame, columns: dict[str, str]) -> str:
-    kept = df.select([c for c in columns if c in df.columns])
-    frame = kept.rename({c: columns[c] for c in kept.columns}).to_pandas()
-    return frame.to_html(index=False, escape=True, na_rep="", border=0)
+    kept = df.select(pl.col(c).cast(pl.String).fill_null("").alias(columns[c])
+                     for c in columns if c in df.columns)  # a blank, not None
+    return kept.to_pandas().to_html(index=False, escape=True, border=0)
 
 
 def session_page(evening: str, winners: str, standings: pl.DataFrame,

@@ -13,6 +13,11 @@ import string
 
 #: CommonMark lets a backslash escape any ASCII punctuation character.
 _PUNCTUATION = frozenset(string.punctuation)
+#: An invisible character that joins words (U+2060 WORD JOINER).
+WORD_JOINER = "\u2060"
+#: Written after these, it breaks the addresses GitHub-flavoured Markdown turns into links
+#: even when escaped (``http://``, ``www.``, ``a@b.c``).
+_AUTOLINK_BREAKS = frozenset(":.@")
 
 
 def escape_md(text: object) -> str:
@@ -20,10 +25,13 @@ def escape_md(text: object) -> str:
 
     Every ASCII punctuation character is backslash-escaped, so no emphasis, link, code
     span, Streamlit directive (``:red[...]``, ``:material/x:``) or formula (``$...$``) can
-    start inside it and a bare address is not made a link; line breaks become spaces, so
-    it cannot open a new block (a heading, a list).
+    start inside it. Streamlit also links bare addresses after parsing, escapes or not, so
+    an invisible word joiner follows every ``:``, ``.`` and ``@``: ``http:``, the joiner,
+    ``//`` is no address. Line breaks become spaces, so it cannot open a new block (a heading, a list).
     """
     if text is None:
         return ""
     flat = " ".join(str(text).splitlines())
-    return "".join(f"\\{c}" if c in _PUNCTUATION else c for c in flat)
+    return "".join(
+        (f"\\{c}" if c in _PUNCTUATION else c) + (WORD_JOINER if c in _AUTOLINK_BREAKS else "")
+        for c in flat)

@@ -30,6 +30,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-component-update", "--disable-sync", "--no-first-run",
                  "--disable-quic"]
 READY = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+SKELETON = '[data-testid="stSkeleton"]'
 ROOT = Path(__file__).resolve().parents[1]
 #: name -> path (and query) of the pages shown in the README.
 PAGES = {
@@ -42,6 +43,9 @@ PAGES = {
     "quality": "/quality",
 }
 WIDTH = 1400
+#: Shots at phone width on the dark theme: name -> (page in PAGES, path if it has none).
+PHONE = {"session-phone-dark": ("session", "/")}
+PHONE_WIDTH = 390
 
 
 def free_port() -> int:
@@ -106,18 +110,23 @@ def open_page(page, url: str, settle_ms: int = 1500) -> None:
 
 
 def wait_drawn(page, settle_ms: int = 1500) -> None:
-    """Wait until the app's script is idle and every chart holds an svg or a canvas."""
+    """Wait until the app's script is idle, every element has replaced its loading
+    placeholder (Streamlit draws big elements a moment after the script ends) and every
+    chart holds an svg or a canvas."""
     page.wait_for_selector(READY, timeout=30_000)
+    page.wait_for_function(f"!document.querySelector('{SKELETON}')", timeout=30_000)
     charts = page.get_by_test_id("stVegaLiteChart")
     for i in range(charts.count()):
         charts.nth(i).locator("svg, canvas").first.wait_for(timeout=15_000)
     page.wait_for_timeout(settle_ms)
     page.wait_for_selector(READY, timeout=30_000)
+    page.wait_for_function(f"!document.querySelector('{SKELETON}')", timeout=30_000)
 
 
 def liveliest(db: Path) -> dict[str, str]:
-    """Paths showing the evening and the game with the largest pool (ties make them lively),
-    and the standings leader on the Players and Scout pages."""
+    """Paths showing the game with the largest pool (ties make it lively), and the
+    standings leader on the Players and Scout pages. The Session page shows what it opens
+    on: the latest evening."""
     from urllib.parse import urlencode
 
     from gops_records.analytics import Filters, largest_pools, standings
@@ -128,10 +137,7 @@ def liveliest(db: Path) -> dict[str, str]:
         leader = standings(con, Filters())["player"].head(1).to_list()
     if top.is_empty():
         return {}
-    event, day = top["event"][0], top["date"][0]
-    f = Filters(events=(event,) if event else (), date_from=day, date_to=day)
-    paths = {"session": "/?" + urlencode(f.to_query_params(), doseq=True),
-             "game": "/game?" + urlencode({"game_id": top["game_id"][0]})}
+    paths = {"game": "/game?" + urlencode({"game_id": top["game_id"][0]})}
     if leader:
         paths["players"] = "/players?" + urlencode({"profile": leader[0]})
         paths["scout"] = "/scout?" + urlencode({"scout": leader[0]})
@@ -140,26 +146,32 @@ def liveliest(db: Path) -> dict[str, str]:
 
 def shoot(url: str, out: Path, pages: dict[str, str] = PAGES) -> list[Path]:
     """One full-height PNG per page; Streamlit scrolls inside the app, so the viewport is
-    grown to the content's height first."""
+    grown to the content's height first. The :data:`PHONE` shots are taken 390 px wide on
+    the dark theme."""
     from playwright.sync_api import sync_playwright
 
     out.mkdir(parents=True, exist_ok=True)
     saved = []
+    shots = [(name, path, WIDTH, "light") for name, path in pages.items()]
+    shots += [(name, pages.get(page, path), PHONE_WIDTH, "dark")
+              for name, (page, path) in PHONE.items()]
     with sync_playwright() as p:
         browser = launch_chromium(p)
         try:
-            page = browser.new_page(viewport={"width": WIDTH, "height": 1000})
-            for name, path in pages.items():
-                page.set_viewport_size({"width": WIDTH, "height": 1000})
+            for name, path, width, scheme in shots:
+                context = browser.new_context(viewport={"width": width, "height": 1000},
+                                              color_scheme=scheme)
+                page = context.new_page()
                 open_page(page, url + path)
                 height = page.evaluate(
                     "() => document.querySelector('[data-testid=\"stMainBlockContainer\"]')"
                     ".scrollHeight")
-                page.set_viewport_size({"width": WIDTH, "height": min(int(height) + 80, 6000)})
+                page.set_viewport_size({"width": width, "height": min(int(height) + 80, 6000)})
                 page.wait_for_timeout(800)
                 target = out / f"{name}.png"
                 page.screenshot(path=str(target))
                 saved.append(target)
+                context.close()
         finally:
             browser.close()
     return saved

@@ -215,7 +215,7 @@ def test_session_biggest_pool_and_link_to_the_game(club_db, monkeypatch):
     pools = frame(at, "session_pools")
     # Tuesday game 1, round 3: the tied 5 is carried and joins the A: Bruno takes 6.
     assert pools.select("round_no", "pool_value", "pool_cards", "winner").row(0) == \
-        (3, 6, "5+1", "Bruno")
+        (3, 6, "5+A", "Bruno")
     assert pools["open"][0].startswith("game?game_id=")
     game_id = pools["open"][0].split("=", 1)[1].split("&", 1)[0]
     assert pools["ref"][0] == game_ref(int(game_id))
