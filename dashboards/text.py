@@ -27,7 +27,8 @@ def escape_md(text: object) -> str:
     span, Streamlit directive (``:red[...]``, ``:material/x:``) or formula (``$...$``) can
     start inside it. Streamlit also links bare addresses after parsing, escapes or not, so
     an invisible word joiner follows every ``:``, ``.`` and ``@``: ``http:``, the joiner,
-    ``//`` is no address. Line breaks become spaces, so it cannot open a new block (a heading, a list).
+    ``//`` is no address. Line breaks become spaces, so it cannot open a new block (a
+    heading, a list).
     """
     if text is None:
         return ""
