@@ -96,6 +96,34 @@ def cluster_sums(k: pl.Expr, n: pl.Expr, weight: pl.Expr | None = None) -> list[
             (k * n * w).sum().alias("kn"), w.sum().alias("games")]
 
 
+def design_effect_expr(k: pl.Expr, n: pl.Expr, kk: pl.Expr, nn: pl.Expr, kn: pl.Expr,
+                       games: pl.Expr) -> pl.Expr:
+    """The design effect of a rate whose trials are grouped in games (see
+    :func:`cluster_exprs`): the cluster-robust variance of k / n over the binomial one, at
+    least 1; 1 when it cannot be measured (fewer than two games, a rate of 0 or 1)."""
+    nf = n.cast(pl.Float64)
+    g = games.cast(pl.Float64)
+    r = k.cast(pl.Float64) / nf
+    spread = (kk.cast(pl.Float64) - 2.0 * r * kn.cast(pl.Float64)
+              + r * r * nn.cast(pl.Float64)).clip(0.0, None)
+    var_cluster = g / (g - 1.0) * spread / (nf * nf)
+    var_binomial = r * (1.0 - r) / nf
+    measurable = (games >= 2) & (r > 0.0) & (r < 1.0)
+    return pl.when(measurable).then(
+        pl.max_horizontal(pl.lit(1.0), var_cluster / var_binomial)).otherwise(1.0)
+
+
+def wilson_deff_exprs(k: pl.Expr, n: pl.Expr, deff: pl.Expr, z: float = Z95
+                      ) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
+    """(rate, ci_low, ci_high): Wilson's interval for k / n with n / ``deff`` trials; nulls
+    where n = 0."""
+    nf = n.cast(pl.Float64)
+    r = k.cast(pl.Float64) / nf
+    low, high = _wilson_of_rate(r, nf / deff, z)
+    ok = n > 0
+    return pl.when(ok).then(r), pl.when(ok).then(low), pl.when(ok).then(high)
+
+
 def cluster_exprs(k: pl.Expr, n: pl.Expr, kk: pl.Expr, nn: pl.Expr, kn: pl.Expr,
                   games: pl.Expr, z: float = Z95
                   ) -> tuple[pl.Expr, pl.Expr, pl.Expr, pl.Expr]:
@@ -109,20 +137,9 @@ def cluster_exprs(k: pl.Expr, n: pl.Expr, kk: pl.Expr, nn: pl.Expr, kn: pl.Expr,
     With fewer than two games, or a rate of exactly 0 or 1, the spread between games
     cannot be measured: deff is 1 (the interval is Wilson's). Nulls where n = 0.
     """
-    nf = n.cast(pl.Float64)
-    g = games.cast(pl.Float64)
-    r = k.cast(pl.Float64) / nf
-    spread = (kk.cast(pl.Float64) - 2.0 * r * kn.cast(pl.Float64)
-              + r * r * nn.cast(pl.Float64)).clip(0.0, None)
-    var_cluster = g / (g - 1.0) * spread / (nf * nf)
-    var_binomial = r * (1.0 - r) / nf
-    measurable = (games >= 2) & (r > 0.0) & (r < 1.0)
-    deff = pl.when(measurable).then(
-        pl.max_horizontal(pl.lit(1.0), var_cluster / var_binomial)).otherwise(1.0)
-    low, high = _wilson_of_rate(r, nf / deff, z)
-    ok = n > 0
-    return (pl.when(ok).then(r), pl.when(ok).then(low), pl.when(ok).then(high),
-            pl.when(ok).then(deff))
+    deff = design_effect_expr(k, n, kk, nn, kn, games)
+    rate, low, high = wilson_deff_exprs(k, n, deff, z)
+    return rate, low, high, pl.when(n > 0).then(deff)
 
 
 def with_cluster_ci(df: pl.DataFrame, k: str = "k", n: str = "n", z: float = Z95,

@@ -65,7 +65,8 @@ def test_relative_bids_in_fifths(con):
 
 def test_bid_habits(con):
     out = bid_habits(con, Filters(), "Ann")
-    assert out.columns == ["habit", "phase", "k", "n", "rate", "ci_low", "ci_high", "uniform"]
+    assert out.columns == ["habit", "phase", "k", "n", "rate", "ci_low", "ci_high", "uniform",
+                           "design_effect"]
     got = {(r["habit"], r["phase"]): (r["k"], r["n"]) for r in out.iter_rows(named=True)}
     assert len(got) == 16
     # exact_prize counts only rounds where Ann still held the prize's card.
@@ -89,7 +90,10 @@ def test_bid_habits(con):
     row = out.row(0, named=True)
     assert (row["habit"], row["phase"]) == ("exact_prize", "all")
     assert row["rate"] == pytest.approx(4 / 9)
-    assert (row["ci_low"], row["ci_high"]) == pytest.approx(wilson(4, 9))
+    # game-clustered: never narrower than Wilson's
+    assert row["design_effect"] >= 1.0
+    low, high = wilson(4, 9)
+    assert row["ci_low"] <= low + 1e-12 and row["ci_high"] >= high - 1e-12
 
 
 def test_bid_habits_of_a_player_without_bids(con):
@@ -108,7 +112,9 @@ def test_carry_effect(con):
     assert carried["pool"] == "carried pool"
     assert (carried["n"], carried["mean_bid"], carried["mean_bid_minus_prize"]) == (4, 2.25, 0.25)
     assert carried["rate_highest"] == 0.5
-    assert (carried["ci_low"], carried["ci_high"]) == pytest.approx(wilson(2, 4))
+    assert carried["design_effect"] >= 1.0
+    low, high = wilson(2, 4)
+    assert carried["ci_low"] <= low + 1e-12 and carried["ci_high"] >= high - 1e-12
     assert single["pool"] == "single prize"
     assert single["n"] == 10
     assert single["mean_bid"] == pytest.approx(2.3)
@@ -134,3 +140,37 @@ def test_player_bidding_matches_the_single_functions(con, f):
     assert together["carry_effect"].equals(carry_effect(con, f, "Ann"))
     # the temporary table is gone afterwards
     assert con.execute("SELECT count(*) FROM duckdb_tables() WHERE temporary").fetchall() == [(0,)]
+
+
+def test_the_design_effect_is_measured_on_at_most_deff_games(con, monkeypatch):
+    """With more games than DEFF_GAMES, the design effect comes from the games with the
+    lowest ids; the rate, the count and the interval's centre from every game."""
+    import numpy as np
+
+    from gops_records.analytics import bidding
+    from gops_records.analytics.stats import clustered_rate
+
+    rows = con.sql("""SELECT b.game_id, b.round_no, r.prize, b.bid, g.cards
+                      FROM bids b JOIN rounds r USING (game_id, round_no)
+                      JOIN games g USING (game_id)
+                      WHERE b.player = 'Ann' ORDER BY b.game_id, b.round_no""").fetchall()
+    per_game: dict[int, list[int]] = {}
+    spent: dict[int, set[int]] = {}
+    for game, round_no, prize, bid, cards in rows:
+        held = spent.setdefault(game, set())
+        k_n = per_game.setdefault(game, [0, 0])
+        if round_no < cards and prize not in held:     # unforced, still holds the prize
+            k_n[0] += bid == prize
+            k_n[1] += 1
+        held.add(bid)
+    ids = sorted(per_game)
+    assert len(ids) == 5
+    full = bid_habits(con, Filters(), "Ann").row(0, named=True)  # exact_prize, all
+    every = clustered_rate(*np.array([per_game[g] for g in ids]).T)
+    assert full["design_effect"] == pytest.approx(every.design_effect)
+    monkeypatch.setattr(bidding, "DEFF_GAMES", 3)
+    part = bid_habits(con, Filters(), "Ann").row(0, named=True)
+    assert (part["k"], part["n"], part["rate"]) == (full["k"], full["n"], full["rate"])
+    sample = clustered_rate(*np.array([per_game[g] for g in ids[:3]]).T)
+    assert part["design_effect"] == pytest.approx(sample.design_effect)
+    assert every.design_effect != pytest.approx(sample.design_effect)  # a real difference

@@ -181,6 +181,57 @@ def test_hand_measures_match_python(sim, player):
     assert got == dict(cells)
 
 
+@pytest.mark.parametrize("player", NAMES[:3])
+def test_clustered_habit_intervals_match_python(sim, player):
+    """Each habit's (and the carry effect's) interval is the game-clustered one of its
+    per-game counts."""
+    con, games = sim
+    per_game: dict[tuple[str, str], list[tuple[int, int]]] = {}
+    for profile, names, rs in games:
+        if player not in names:
+            continue
+        seat, n = names.index(player), profile.cards
+        hand = set(range(1, n + 1))
+        counts: Counter[tuple[str, str, str]] = Counter()
+        for r in rs:
+            bid = r.bids[seat]
+            if len(hand) > 1:
+                phase = ("early", "middle", "late")[math.ceil(3 * r.round_no / n) - 1]
+                pool = "carried pool" if r.carried_in > 0 else "single prize"
+                for ph in ("all", phase):
+                    if r.prize in hand:
+                        counts[("exact_prize", ph, "n")] += 1
+                        counts[("exact_prize", ph, "k")] += bid == r.prize
+                    if r.prize + 1 in hand:
+                        counts[("prize_plus_one", ph, "n")] += 1
+                        counts[("prize_plus_one", ph, "k")] += bid == r.prize + 1
+                    for habit, hit in (("highest_remaining", bid == max(hand)),
+                                       ("lowest_remaining", bid == min(hand))):
+                        counts[(habit, ph, "n")] += 1
+                        counts[(habit, ph, "k")] += hit
+                counts[("carry", pool, "n")] += 1
+                counts[("carry", pool, "k")] += bid == max(hand)
+            hand.discard(bid)
+        for key in {(h, ph) for h, ph, _ in counts}:
+            per_game.setdefault(key, []).append((counts[(*key, "k")], counts[(*key, "n")]))
+    bidding = a.player_bidding(con, a.Filters(), player)
+    rows = [(r["habit"], r["phase"], r) for r in bidding["bid_habits"].iter_rows(named=True)]
+    rows += [("carry", r["pool"], {**r, "rate": r["rate_highest"]})
+             for r in bidding["carry_effect"].iter_rows(named=True)]
+    checked = 0
+    for habit, phase, row in rows:
+        if (habit, phase) not in per_game:
+            assert row["n"] == 0
+            continue
+        k, n = zip(*per_game[(habit, phase)], strict=True)
+        want = clustered_rate(np.array(k), np.array(n))
+        assert row["n"] == want.n, (habit, phase)
+        assert (row["rate"], row["ci_low"], row["ci_high"], row["design_effect"]) == \
+            pytest.approx((want.rate, want.low, want.high, want.design_effect)), (habit, phase)
+        checked += 1
+    assert checked >= 16
+
+
 @pytest.mark.parametrize("f", [a.Filters(), a.Filters(events=("Sim",)),
                                a.Filters(tie_rule="carry"), a.Filters(players=("Ann",))],
                          ids=["all", "every-game", "carry", "ann"])
