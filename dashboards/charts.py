@@ -111,12 +111,13 @@ def heatmap(df: pl.DataFrame, x: str, y: str, value: str, *, title: str, x_title
             y_title: str, value_title: str, subtitle: str | list[str] = "", value_format: str = "",
             tooltip: list | None = None, scale: alt.Scale | None = None,
             text: str | None = None, text_format: str = ",d", cards: bool = False,
-            legend: alt.Legend | None = None) -> alt.Chart | alt.LayerChart:
+            legend: alt.Legend | None = None, diverging: bool = False
+            ) -> alt.Chart | alt.LayerChart:
     """A grid of ``value`` for each (x, y) cell, y growing upwards; blank = no data.
 
     ``text`` writes that column (a count) in each cell, dark on light cells and light on
     dark ones, when the grid has at most :data:`CELL_TEXT_MAX` cells. ``cards`` labels
-    both axes A, 2..10, J, Q, K.
+    both axes A, 2..10, J, Q, K. ``diverging``: the colour scale is dark at both ends.
     """
     df, head = _capped(df, title, subtitle)
     if legend is None:
@@ -134,12 +135,16 @@ def heatmap(df: pl.DataFrame, x: str, y: str, value: str, *, title: str, x_title
         color=alt.Color(f"{value}:Q", title=value_title, scale=colour_scale, legend=legend))
     if text is None or df.height > CELL_TEXT_MAX:
         return alt.layer(rect, title=alt.Title(**head))
-    # Light text on the dark half of the colour range, dark text on the light half.
-    cut = _midpoint(df[value], colour_scale)
+    # Light text on the dark part of the colour range, dark text on the light part.
+    if diverging:
+        lo, hi = (colour_scale.to_dict().get("domain") or [0, 1])[:2]
+        edge = (hi - lo) / 4
+        dark = f"datum['{value}'] < {lo + edge} || datum['{value}'] > {hi - edge}"
+    else:
+        dark = f"datum['{value}'] > {_midpoint(df[value], colour_scale)}"
     labels = base.mark_text(fontSize=10).encode(
         text=alt.Text(f"{text}:Q", format=text_format),
-        color=alt.condition(f"datum['{value}'] > {cut}", alt.value("white"),
-                            alt.value("#1a1a1a")))
+        color=alt.condition(dark, alt.value("white"), alt.value("#1a1a1a")))
     return alt.layer(rect, labels, title=alt.Title(**head))
 
 
@@ -173,7 +178,7 @@ def rate_with_ci(df: pl.DataFrame, x: str, *, title: str, x_title: str, y_title:
     dots = base.mark_point(filled=True, size=70, color=BLUE).encode(
         y=f"{rate}:Q", tooltip=tooltip)
     counts = base.mark_text(dy=-8, fontSize=10, color=NEUTRAL).encode(
-        y="ci_high:Q", text=alt.Text(f"{n}:Q", format="~s"))
+        y="ci_high:Q", text=alt.Text(f"{n}:Q", format=".3~s"))
     return alt.layer(rule, dots, counts, title=alt.Title(**head))
 
 
@@ -241,7 +246,7 @@ def bid_minus_prize_chart(df: pl.DataFrame, player: str) -> alt.LayerChart:
                  alt.Tooltip("mean_diff", title="mean bid - prize", format="+.2f"),
                  alt.Tooltip("n", title="bids")])
     counts = base.mark_text(fontSize=10, color=NEUTRAL, baseline="bottom", dy=-2).encode(
-        y=alt.Y("top:Q"), text=alt.Text("n:Q", format="~s")).transform_calculate(
+        y=alt.Y("top:Q"), text=alt.Text("n:Q", format=".3~s")).transform_calculate(
         top="max(datum.mean_diff, 0)")
     return alt.layer(bar, _zero(), counts, title=alt.Title(**head))
 
@@ -291,9 +296,9 @@ def habits_chart(df: pl.DataFrame, player: str) -> alt.LayerChart:
     uniform = base.mark_tick(color=NEUTRAL, thickness=2, size=10).encode(x="uniform:Q")
     dots = base.mark_point(filled=True, size=60).encode(x="rate:Q", color=colour)
     counts = base.mark_text(align="left", dx=5, fontSize=9, color=NEUTRAL).encode(
-        x="ci_high:Q", text=alt.Text("n:Q", format="~s"))
+        x="ci_high:Q", text=alt.Text("n:Q", format=".3~s"))
     return alt.layer(rule, uniform, dots, counts, title=alt.Title(**head)).properties(
-        height=360)
+        height=alt.Step(11))
 
 
 def carry_effect_chart(df: pl.DataFrame, player: str) -> alt.LayerChart:
@@ -335,7 +340,7 @@ def pair_ties_chart(df: pl.DataFrame) -> alt.LayerChart:
                    subtitle=["tied rounds between the two, out of the rounds they played "
                              "together", "number in a cell = rounds together"],
                    x_title="opponent", y_title="player", value_title="tie rate",
-                   value_format=".0%", text="rounds", text_format="~s",
+                   value_format=".0%", text="rounds", text_format=".3~s",
                    tooltip=[alt.Tooltip("player"), alt.Tooltip("opponent"),
                             alt.Tooltip("ties", title="ties"),
                             alt.Tooltip("rounds", title="rounds together"),
@@ -382,7 +387,7 @@ def h2h_chart(df: pl.DataFrame) -> alt.LayerChart:
                              "number in a cell = games played"],
                    x_title="opponent", y_title="player", value_title="score",
                    value_format=".0%", scale=alt.Scale(scheme="redblue", domain=[0, 1]),
-                   text="games",
+                   text="games", diverging=True,
                    tooltip=[alt.Tooltip("player"), alt.Tooltip("opponent"),
                             alt.Tooltip("games", title="games"), alt.Tooltip("wins"),
                             alt.Tooltip("draws"), alt.Tooltip("losses"),
@@ -418,29 +423,29 @@ def game_bids_chart(bids: pl.DataFrame) -> alt.LayerChart:
     """Each player's bid per round over the prize and the pool (long frame: round_no, prize,
     pool_value, player, bid, won)."""
     df, head = _capped(bids, "Bids against the prize and the pool",
-                       ["wide bar = pool on offer, narrow bar = this round's prize",
+                       ["pale bar = pool on offer, dark bar = the round's prize",
                         "filled mark = the bid that took the pool"])
     x = alt.X("round_no:O", title="round", axis=alt.Axis(labelAngle=0))
+    offer = ["pool on offer", "prize of the round"]
     rounds = alt.Chart(df).transform_aggregate(
-        pool_value="max(pool_value)", prize="max(prize)", groupby=["round_no"]).encode(x=x)
-    tip = [alt.Tooltip("round_no", title="round"), alt.Tooltip("prize", title="prize"),
-           alt.Tooltip("pool_value", title="pool value")]
-    on_offer = alt.Color("what:N", title="on offer",
-                         scale=alt.Scale(domain=["pool", "prize"], range=[NEUTRAL, NEUTRAL]))
-    pool = rounds.mark_bar(opacity=0.3).encode(
-        y=alt.Y("pool_value:Q", title="card value / points", axis=COUNT), tooltip=tip,
-        color=on_offer).transform_calculate(what="'pool'")
-    prize = rounds.mark_bar(opacity=0.8, width=alt.RelativeBandSize(0.4)).encode(
-        y="prize:Q", tooltip=tip, color=on_offer).transform_calculate(what="'prize'")
-    colour = alt.Color("player:N", title="player", scale=CATEGORIES)
+        pool_value="max(pool_value)", prize="max(prize)", groupby=["round_no"]).transform_fold(
+        ["pool_value", "prize"], as_=["kind", "value"]).transform_calculate(
+        what=f"datum.kind == 'pool_value' ? '{offer[0]}' : '{offer[1]}'")
+    bars = rounds.mark_bar(color=NEUTRAL).encode(
+        x=x, y=alt.Y("value:Q", title="card value / points", axis=COUNT, stack=None),
+        opacity=alt.Opacity("what:N", title="on offer", sort=offer,
+                            scale=alt.Scale(domain=offer, range=[0.3, 0.85])),
+        order=alt.Order("kind:N"),
+        tooltip=[alt.Tooltip("round_no", title="round"), alt.Tooltip("what:N", title="what"),
+                 alt.Tooltip("value:Q", title="value")])
+    players = alt.Color("player:N", title="player", scale=CATEGORIES)
     dots = alt.Chart(df).mark_point(size=110, strokeWidth=2).encode(
-        x=x, y="bid:Q", color=colour, shape=alt.Shape("player:N", title="player"),
+        x=x, y="bid:Q", color=players, shape=alt.Shape("player:N", title="player"),
+        fill=alt.Fill("player:N", scale=CATEGORIES, legend=None),
         fillOpacity=alt.condition("datum.won", alt.value(1), alt.value(0)),
-        fill=colour,
         tooltip=[alt.Tooltip("round_no", title="round"), "player", "bid",
                  alt.Tooltip("prize", title="prize"), alt.Tooltip("won", title="took the pool")])
-    return alt.layer(pool, prize, dots, title=alt.Title(**head)).resolve_scale(
-        color="independent")
+    return alt.layer(bars, dots, title=alt.Title(**head))
 
 
 # -- downloads ---------------------------------------------------------------------------------

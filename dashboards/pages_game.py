@@ -141,7 +141,7 @@ def show_game(detail: GameDetail) -> None:
     st.markdown("**Round by round.** *pool* is every prize card on offer (carried ones "
                 "first); *taken by* is who won the pool with the highest bid.")
     ui.table(named_cards(detail), f"game-{game_ref(h['game_id'])}-rounds", csv=detail.rounds,
-             hide_index=True, height=36 * (detail.rounds.height + 1) + 3, placeholder="",
+             hide_index=True, height="content", placeholder="",
              column_config={
                  "round_no": st.column_config.NumberColumn("round"),
                  "pool_cards": "pool", "pool_value": "pool value", "carried_in": "carried in",

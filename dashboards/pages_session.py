@@ -106,18 +106,23 @@ def leaders(table: pl.DataFrame) -> pl.DataFrame:
                         & (pl.col("point_diff") == top["point_diff"]))
 
 
-def best_of_results(matches: pl.DataFrame) -> list[str]:
-    """'Alice-Bruno: Alice, 2 of 3 games' per match (newest first), plain text."""
-    out = []
-    for m in matches.partition_by("event", "date", "match", maintain_order=True):
-        first = m.row(0, named=True)
-        winner = first["best_of_winner"]
-        if winner is None:
-            out.append(f"{first['match']}: shared, {first['match_games']} games")
-        else:
-            wins = m.filter(pl.col("player") == winner)["game_wins"][0]
-            out.append(f"{first['match']}: {winner}, {wins} of {first['match_games']} games")
-    return out
+def best_of_results(matches: pl.DataFrame) -> str:
+    """The matches' best-of winners in plain text: 'Alice-Bruno: Alice, 2 of 3 games' for
+    one match; for several, how many each player won, e.g. 'Ines 7, Hana 6; 2 shared'."""
+    per_match = matches.unique(["event", "date", "match"], keep="first", maintain_order=True)
+    if per_match.height == 1:
+        m = per_match.row(0, named=True)
+        if m["best_of_winner"] is None:
+            return f"{m['match']}: shared, {m['match_games']} games"
+        wins = matches.filter(pl.col("player") == m["best_of_winner"])["game_wins"][0]
+        return f"{m['match']}: {m['best_of_winner']}, {wins} of {m['match_games']} games"
+    counts = (per_match.group_by("best_of_winner").len()
+              .sort(["len", "best_of_winner"], descending=[True, False], nulls_last=True))
+    won = [f"{r['best_of_winner']} {r['len']}" for r in counts.iter_rows(named=True)
+           if r["best_of_winner"] is not None]
+    shared = counts.filter(pl.col("best_of_winner").is_null())["len"].sum()
+    return f"{per_match.height} matches won by " + ", ".join(won) + \
+        (f"; {shared} shared" if shared else "")
 
 
 def winners_line(table: pl.DataFrame, matches: pl.DataFrame) -> str:
@@ -129,9 +134,8 @@ def winners_line(table: pl.DataFrame, matches: pl.DataFrame) -> str:
         parts.append(f"{r['player']} won {r['wins']} of {r['games']} games{draws} "
                      f"({r['points_for']} points, {r['point_diff']:+d})")
     line = (" and ".join(parts) + (" — a shared lead" if top.height > 1 else ""))
-    best = best_of_results(matches)
-    if best:
-        line += "; best of: " + "; ".join(best)
+    if not matches.is_empty():
+        line += "; best of: " + best_of_results(matches)
     return line
 
 

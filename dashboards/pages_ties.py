@@ -19,8 +19,8 @@ def show_ties(view: data.View) -> None:
     low, high = final["ci"]
     cols = st.columns(4)
     cols[0].metric("Finished games", final["games"])
-    cols[1].metric("Ended on a tie",
-                   f"{_pct(final['rate'])} · {final['games_ending_on_tie']} of {final['games']}",
+    cols[1].metric(f"Ended on a tie ({final['games_ending_on_tie']} of {final['games']})",
+                   _pct(final["rate"]),
                    help=f"{final['games_ending_on_tie']} of {final['games']} finished games; "
                         f"95% interval {_pct(low)} to {_pct(high)}. The last pool is then "
                         "nobody's.")

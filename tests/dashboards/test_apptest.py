@@ -381,8 +381,8 @@ def test_ties_and_pools_numbers(club_db, monkeypatch):
     at = start(club_db, monkeypatch, "pages_ties.py")
     m = metrics(at)
     # Only Tuesday game 3 ended on a tie; unclaimed 0+0+5+2+0 over 5 finished games.
-    assert (m["Finished games"], m["Ended on a tie"], m["Unclaimed points per game"]) == \
-        ("5", "20.0% · 1 of 5", "1.40")
+    assert (m["Finished games"], m["Ended on a tie (1 of 5)"], m["Unclaimed points per game"]) \
+        == ("5", "20.0%", "1.40")
     streaks = chart_titled(at, "Streaks of consecutive ties")
     # Lone ties: G1 r2, G2 r3, G4 r1; a streak of two: G3 r4-5.
     assert dict(streaks.select("first", "streaks").rows()) == {1: 3, 2: 1}

@@ -151,3 +151,13 @@ def test_charts_render_offline_as_png_and_svg(name):
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 1000
     svg = charts.to_svg(chart).decode("utf-8")
     assert svg.lstrip().startswith("<svg") and chart.to_dict()["title"]["text"] in svg
+
+
+def test_cell_text_is_light_on_dark_cells_at_both_ends_of_a_diverging_scale():
+    text = [layer for layer in layers(every_chart()["h2h"].to_dict())
+            if layer["mark"]["type"] == "text"][0]
+    test = text["encoding"]["color"]["condition"]["test"]
+    assert test == "datum['score_share'] < 0.25 || datum['score_share'] > 0.75"
+    one_sided = [layer for layer in layers(every_chart()["bid_heatmap"].to_dict())
+                 if layer["mark"]["type"] == "text"][0]["encoding"]["color"]["condition"]
+    assert one_sided["test"].startswith("datum['row_share'] > ")
