@@ -4,9 +4,10 @@ Every read goes through one :class:`~gops_records.store.db.SharedReader` per dat
 reads share a read-only DuckDB connection, kept between interactions (a page then reads warm
 data) and closed within a tenth of a second once `gops import` asks for the file, or after
 20 s unused. While an import holds the file, reads wait for it (lock retries with
-backoff). Results are cached with ``st.cache_data`` for a few seconds; the cache key
+backoff). Results are cached with ``st.cache_data`` for five minutes; the cache key
 includes a stamp of the database files (size and modification time), so a page shows
-newly imported games on the next interaction instead of waiting for the ttl.
+newly imported games on the next interaction instead of waiting for the ttl, and a
+player, an evening or a game looked at before shows at once.
 
 The read functions are made by one factory, :func:`cached_read`: ``standings(view)`` is
 ``analytics.standings(con, view.filters)`` on the shared connection, cached on the view.
@@ -32,7 +33,7 @@ from gops_records.analytics.filters import Filters
 from gops_records.scouting import ScoutReport, predicted_bid_by_prize, scout
 from gops_records.store.db import SharedReader
 
-TTL_SECONDS = 10
+TTL_SECONDS = 300
 MAX_ENTRIES = 128
 #: Scouting takes a second or two; the database stamp in its key already drops a report
 #: once an import commits, so it is kept longer.
