@@ -1,10 +1,14 @@
 """Scout: how predictable a player is, their habits, and how to beat them (as `gops scout`).
 
 The report is learned from the player's recorded games (the sidebar's filters do not
-apply): predictability on held-out games against uniform guessing, the habits that clear
-uniform play, a counter-strategy measured by simulation, and the model's predicted bid by
-prize. The player and the optional opponent ("you") are kept in the URL
-(``?scout=NAME&vs=ME``) so the view can be shared.
+apply to what is studied): predictability on held-out games against uniform guessing,
+with intervals that take the game as the unit; the habits that clear uniform play; the
+counter-strategy, the generic strategy (bid the prize) and a random reply measured by
+simulation, and the gain from exploiting the player (counter minus generic); the model's
+predicted bid by prize. With few games the page says the sample is small. The player and
+the optional opponent ("you") are kept in the URL (``?scout=NAME&vs=ME``) so the view can
+be shared; without ``?scout=`` the page starts from the sidebar's player filter. Names
+come from records and links, so they are shown as text (escaped), never as Markdown.
 """
 
 from __future__ import annotations
@@ -14,14 +18,18 @@ import re
 import polars as pl
 import streamlit as st
 
-from dashboards import charts, data
+from dashboards import charts, data, ui
+from dashboards.text import escape_md
 from gops_records.scouting import ScoutError, ScoutReport
+from gops_records.scouting.counter import GENERIC
 from gops_records.scouting.features import MAX_GAMES
+from gops_records.scouting.report import MIN_GAMES
 
 P_SCOUT, P_VS = "scout", "vs"
 ANYONE = "anyone"
 #: The rate in a habit's sentence ("64% of the time", "in 40% of games"), dropped for a label.
 RATE_WORDS = re.compile(r" (?:in )?\d+% of (?:the time|games)")
+GENERIC_NAME = GENERIC.split(":")[0]  # 'bid the prize'
 
 
 def url_select(label: str, options: list[str], param: str, key: str, default: str,
@@ -45,6 +53,20 @@ def url_select(label: str, options: list[str], param: str, key: str, default: st
     return chosen
 
 
+def default_player(view: data.View, names: list[str]) -> str:
+    """The pick before any choice: the sidebar filter's first known player, else the first
+    name (a change of the player filter moves the pick to its player, as on Players)."""
+    filtered = [name for name in view.filters.players if name in names]
+    state = st.session_state
+    wanted = st.query_params.get(P_SCOUT)
+    new_link = wanted in names and state.get("scout_pick_url") != wanted  # see url_select
+    if filtered and state.get("scout_filter") != filtered \
+            and state.get("scout_pick") not in filtered and not new_link:
+        state["scout_pick"] = filtered[0]
+    state["scout_filter"] = filtered
+    return filtered[0] if filtered else names[0]
+
+
 def pick(view: data.View) -> tuple[str, str | None, int] | None:
     """The player to scout, the opponent to restrict to (None: anyone) and the seed."""
     names = data.players(view.unfiltered)
@@ -52,8 +74,10 @@ def pick(view: data.View) -> tuple[str, str | None, int] | None:
         return None
     left, middle, right = st.columns([3, 3, 1])
     with left:
-        player = url_select("Player to scout", names, P_SCOUT, "scout_pick", names[0],
-                            "Anyone with recorded games.")
+        player = url_select("Player to scout", names, P_SCOUT, "scout_pick",
+                            default_player(view, names),
+                            "Anyone with recorded games; starts from the sidebar's player "
+                            "filter.")
     with middle:
         vs = url_select("Only their games against", [ANYONE, *data.opponents(view, player)],
                         P_VS, "scout_vs", ANYONE,
@@ -64,24 +88,40 @@ def pick(view: data.View) -> tuple[str, str | None, int] | None:
     return player, None if vs == ANYONE else vs, int(seed)
 
 
+def pct_span(ci: tuple[float | None, float | None]) -> str:
+    """'24-25%' (or '-3% to +12%' when a bound is negative); '' without an interval."""
+    low, high = ci
+    if low is None or high is None:
+        return ""
+    if low < 0:
+        return f"{100 * low:+.0f}% to {100 * high:+.0f}%"
+    return f"{100 * low:.0f}-{100 * high:.0f}%"
+
+
 def show_predictability(report: ScoutReport, reads_by: str) -> None:
     p = report.predictability
     st.header("How predictable")
     st.caption(f"The model is fitted on some of the games and scored on the others "
                f"({p.folds}-fold, split by game), against a uniform choice among the cards "
-               f"still in hand. It reads them by: {reads_by or 'uniform play'}.")
+               f"still in hand: {report.bids:,} bids in {report.games:,} games. Intervals "
+               f"are 95% and take the game as the unit. It reads them by: "
+               f"{reads_by or 'uniform play'}.")
     cols = st.columns(4)
     cols[0].metric("Exact bid", f"{p.exact:.0%}", against(p.exact, p.baseline_exact),
-                   help="How often the model's most likely card was the bid")
+                   help=f"How often the model's most likely card was the bid, of "
+                        f"{report.bids:,} bids; 95% interval {pct_span(p.exact_ci)}")
     cols[1].metric("Bid within one", f"{p.within_one:.0%}",
                    against(p.within_one, p.baseline_within_one),
-                   help="How often the model's most likely card was at most one rank off")
+                   help=f"How often the model's most likely card was at most one rank off, "
+                        f"of {report.bids:,} bids; 95% interval {pct_span(p.within_one_ci)}")
     cols[2].metric("Log-loss", f"{p.log_loss:.3f}",
                    f"{p.log_loss - p.baseline_log_loss:+.3f} vs uniform "
                    f"{p.baseline_log_loss:.3f}", delta_color="inverse",
                    help="Mean -ln P(bid) in nats per bid: lower is better")
     gain = round(report.information_gain, 3) or 0.0  # no "-0.0%"
-    cols[3].metric("Information gain", f"{gain:.1%}",
+    span = pct_span(p.information_gain_ci)
+    cols[3].metric("Information gain", f"{gain:.1%}", f"95% CI {span}" if span else None,
+                   delta_color="off",
                    help="The share of the uniform log-loss the model saves on held-out "
                         "games (at or below 0: no better than uniform)")
     rates = pl.DataFrame({
@@ -89,7 +129,8 @@ def show_predictability(report: ScoutReport, reads_by: str) -> None:
         "guesser": ["the model", "a uniform guess"] * 2,
         "rate": [p.exact, p.baseline_exact, p.within_one, p.baseline_within_one]})
     left, _ = st.columns(2)
-    left.altair_chart(charts.predictability_chart(rates, report.player), width="stretch")
+    ui.chart(charts.predictability_chart(rates, report.player), "scout-predictability",
+             where=left)
 
 
 def against(rate: float, baseline: float) -> str:
@@ -114,26 +155,43 @@ def show_habits(report: ScoutReport) -> None:
     st.header("Habits")
     st.caption("Only habits that beat uniform play by a clear margin are shown, tested "
                "together (Holm's correction), so a pattern from a few lucky bids is not "
-               "reported.")
+               "reported. n is the number of bids (or games) each was looked for in; the "
+               "interval takes the game as the unit.")
+    name = escape_md(report.player)
     if not report.habits:
-        st.info(f"No reliable habits: nothing {report.player} does clears uniform play with "
+        more = (f" With {report.games} games that says little: habits need more bids to "
+                "show." if report.small_sample else "")
+        st.info(f"No reliable habits: nothing {name} does clears uniform play with "
                 "confidence. They play like a random bidder, or there are too few games "
-                "to tell; with more games weaker habits can show.")
+                f"to tell; with more games weaker habits can show.{more}")
         return
-    st.markdown("\n".join(f"- {h.description}" for h in report.habits))
+    st.markdown("\n".join(f"- {h.description}" for h in report.habits))  # our own words
     table = habit_frame(report)
-    st.altair_chart(charts.scout_habits_chart(table, report.player), width="stretch")
+    ui.chart(charts.scout_habits_chart(table, report.player), "scout-habits")
     with st.expander("The habits as a table"):
         show_habit_table(table)
 
 
 def show_habit_table(table: pl.DataFrame) -> None:
-    st.dataframe(table, hide_index=True, column_config={
+    ui.table(table, "scout-habits", hide_index=True, column_config={
         "rate": st.column_config.NumberColumn("rate", format="percent"),
         "count": st.column_config.NumberColumn("out of", help="situations where it could show"),
         "ci_low": st.column_config.NumberColumn("95% CI low", format="percent"),
         "ci_high": st.column_config.NumberColumn("95% CI high", format="percent"),
         "uniform": st.column_config.NumberColumn("uniform play", format="percent")})
+
+
+def gain_frame(report: ScoutReport) -> pl.DataFrame:
+    """The three replies' gains with their 95% simulation intervals and games."""
+    c = report.counter
+    replies = [("counter-strategy", c.counter), (f"generic: {GENERIC_NAME}", c.generic),
+               ("random reply", c.random)]
+    return pl.DataFrame({
+        "reply": [name for name, _ in replies],
+        "gain": [g.mean for _, g in replies],
+        "low": [g.mean - 1.96 * g.stderr for _, g in replies],
+        "high": [g.mean + 1.96 * g.stderr for _, g in replies],
+        "games": [g.games for _, g in replies]})
 
 
 def show_counter(report: ScoutReport) -> None:
@@ -142,25 +200,60 @@ def show_counter(report: ScoutReport) -> None:
     st.header("How to beat them")
     st.caption(f"Measured, not assumed: {c.counter.games} simulated games each against a bot "
                f"that bids as the model predicts, {prof.cards} cards, tie rule "
-               f"{prof.tie_rule.value} (the rules of most of their games).")
-    st.markdown(c.description)
-    st.caption("Points per game: your score minus theirs, on average over the simulated games.")
-    cols = st.columns(3)
+               f"{prof.tie_rule.value} (the rules of most of their games). The generic "
+               f"strategy is the one fixed strategy a sound player uses against anyone: "
+               f"{GENERIC}.")
+    st.markdown(c.description)  # our own words, no names
+    st.caption("Points per game: your score minus theirs, on average over the simulated games "
+               "(the same prize orders for every reply).")
+    cols = st.columns(4)
     cols[0].metric("Counter-strategy", f"{c.counter.mean:+.1f}",
-                   help=f"Points per game more than {report.player} (your score minus "
-                        f"theirs); 95% interval ± {1.96 * c.counter.stderr:.1f}")
-    cols[1].metric("A uniformly random reply", f"{c.random.mean:+.1f}",
+                   help=f"Points per game more than them (your score minus theirs); 95% "
+                        f"interval ± {1.96 * c.counter.stderr:.1f} (simulation)")
+    cols[1].metric("Generic strategy", f"{c.generic.mean:+.1f}",
+                   help=f"{GENERIC_NAME}: points per game; 95% interval "
+                        f"± {1.96 * c.generic.stderr:.1f} (simulation)")
+    cols[2].metric("A uniformly random reply", f"{c.random.mean:+.1f}",
                    help=f"Points per game; 95% interval ± {1.96 * c.random.stderr:.1f}")
-    cols[2].metric("Gained by the counter", f"{c.counter.mean - c.random.mean:+.1f}",
-                   help="Points per game more than a random reply gets")
-    gains = pl.DataFrame({
-        "reply": ["counter-strategy", "random reply"],
-        "gain": [c.counter.mean, c.random.mean],
-        "low": [c.counter.mean - 1.96 * c.counter.stderr, c.random.mean - 1.96 * c.random.stderr],
-        "high": [c.counter.mean + 1.96 * c.counter.stderr, c.random.mean + 1.96 * c.random.stderr],
-        "games": [c.counter.games, c.random.games]})
+    cols[3].metric("Gain from exploiting them", f"{c.exploit.mean:+.1f}",
+                   exploit_delta(c), delta_color="off",
+                   help="The counter's points per game minus the generic strategy's, game "
+                        "by game: what scouting this player is worth. The interval adds how "
+                        "much it moves when the model is fitted without some of the games "
+                        "to the simulation error.")
+    st.markdown(exploit_sentence(report))
     left, _ = st.columns([3, 2])
-    left.altair_chart(charts.gain_chart(gains, report.player), width="stretch")
+    ui.chart(charts.gain_chart(gain_frame(report), report.player), "scout-gains", where=left)
+
+
+def exploit_delta(c) -> str:
+    """The exploit's 95% interval as the metric's delta text."""
+    if c.exploit_ci is None:
+        return f"± {1.96 * c.exploit.stderr:.1f} (simulation)"
+    low, high = c.exploit_ci
+    return f"95% CI {low:+.1f} to {high:+.1f}"
+
+
+def exploit_sentence(report: ScoutReport) -> str:
+    """Whether scouting pays, in one sentence that does not claim more than the interval."""
+    c = report.counter
+    name = escape_md(report.player)
+    low, high = c.exploit_ci if c.exploit_ci is not None else (
+        c.exploit.mean - 1.96 * c.exploit.stderr, c.exploit.mean + 1.96 * c.exploit.stderr)
+    if low > 0:
+        verdict = (f"Exploiting {name} pays: the counter gains {c.exploit.mean:+.1f} points "
+                   f"per game over {escape_md(GENERIC_NAME)} (95% CI {low:+.1f} to "
+                   f"{high:+.1f}).")
+    elif high < 0:
+        verdict = (f"Against {name}, {escape_md(GENERIC_NAME)} does better than the counter "
+                   f"({-c.exploit.mean:.1f} points per game).")
+    else:
+        verdict = (f"Exploiting {name} adds no clear gain over {escape_md(GENERIC_NAME)} "
+                   f"(95% CI {low:+.1f} to {high:+.1f} points per game): play the generic "
+                   "strategy.")
+    if report.small_sample:
+        verdict += " With so few games the model itself is uncertain: take it as a first look."
+    return verdict
 
 
 def expected_bids(predicted: pl.DataFrame) -> pl.DataFrame:
@@ -180,9 +273,10 @@ def show_predicted(scouted: data.Scouting) -> None:
                "the player actually met (cards left, pool, score).")
     left, right = st.columns(2)
     player = scouted.report.player
-    left.altair_chart(charts.predicted_bid_chart(scouted.predicted, player), width="stretch")
-    right.altair_chart(charts.expected_bid_chart(expected_bids(scouted.predicted), player),
-                       width="stretch")
+    ui.chart(charts.predicted_bid_chart(scouted.predicted, player), "scout-predicted",
+             where=left)
+    ui.chart(charts.expected_bid_chart(expected_bids(scouted.predicted), player),
+             "scout-expected", where=right)
 
 
 def main() -> None:
@@ -190,24 +284,31 @@ def main() -> None:
     st.title("Scout")
     st.caption("How predictable a player is, their habits, and how to beat them, learned from "
                f"their recorded games (the most recent {MAX_GAMES:,}; the sidebar's filters "
-               "do not apply). The same report as `gops scout PLAYER [--vs ME]`.")
+               "do not apply, except that its player is the first one scouted). The same "
+               "report as `gops scout PLAYER [--vs ME]`.")
     picked = pick(view)
     if picked is None:
         st.info(data.explain_empty(view.unfiltered))
         return
     player, vs, seed = picked
+    name = escape_md(player)
     try:
-        with st.spinner(f"Scouting {player}: testing the model and simulating games..."):
+        with st.spinner(f"Scouting {name}: testing the model and simulating games..."):
             scouted = data.scouting(view, player, vs, seed)
     except ScoutError as exc:
-        st.info(f"Cannot scout {player} here: {exc}. Pick another player, or "
+        st.info(f"Cannot scout {name} here: {escape_md(exc)}. Pick another player, or "
                 f"{'widen to anyone' if vs else 'import more of their games'}.")
         return
     report = scouted.report
-    against = f" against {vs}" if vs else ""
-    st.subheader(f"{player} is {report.verdict()}")
+    against_text = f" against {escape_md(vs)}" if vs else ""
+    st.subheader(f"{name} is {report.verdict()}")
+    caution = report.caution()
+    if caution:
+        st.warning(caution)
     cols = st.columns(2)
-    cols[0].metric("Games studied", report.games, help=f"Recorded games{against}")
+    cols[0].metric("Games studied", report.games,
+                   help=f"Recorded games{against_text}; fewer than {MIN_GAMES} is a small "
+                        "sample")
     cols[1].metric("Bids", report.bids)
     show_predictability(report, scouted.reads_by)
     show_habits(report)

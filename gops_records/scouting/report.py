@@ -35,8 +35,8 @@ class ScoutReport:
     vs: str | None = None
     model: OpponentModel | None = field(default=None, repr=False, compare=False)
     situations: Situations | None = field(default=None, repr=False, compare=False)
-    #: the situations as the model reads them (spares encoding them again for the chart)
-    encoded: Encoded | None = field(default=None, repr=False, compare=False)
+    #: :func:`predicted_bid_by_prize` of this report, made with it (small: 13 x 13 rows)
+    predicted: pl.DataFrame | None = field(default=None, repr=False, compare=False)
 
     def as_json(self) -> dict:
         """player, games, bids, predictability, habits, counter, then small_sample."""
@@ -141,17 +141,21 @@ def exploit_span(c: CounterStrategy) -> str:
 
 def predicted_bid_by_prize(source: ScoutReport | OpponentModel,
                            situations: Situations | None = None,
-                           cards: int = MAX_RANK) -> pl.DataFrame:
+                           cards: int = MAX_RANK, encoded: Encoded | None = None
+                           ) -> pl.DataFrame:
     """The model's bid distribution for each prize: columns prize, bid, probability.
 
     For a report (or a model with ``situations``) each prize's row is the model's
     probabilities averaged over the player's recorded situations with that prize, so the
     chart shows what the model expects in the spots the player actually met. For a bare
     model it is the first round of a ``cards``-card game (full hands, all prizes left).
+    With a model, ``encoded`` (the situations as :func:`~gops_records.scouting.model.encode`
+    gave them) spares encoding them again.
     """
-    encoded = None
     if isinstance(source, ScoutReport):
-        model, situations, encoded = source.model, source.situations, source.encoded
+        if source.predicted is not None:
+            return source.predicted
+        model, situations = source.model, source.situations
         if model is None:
             raise ValueError("this report carries no model (made without one)")
     else:

@@ -15,7 +15,7 @@ from gops_records.scouting.features import (
 )
 from gops_records.scouting.habits import find_habits
 from gops_records.scouting.model import Board, OpponentModel, encode
-from gops_records.scouting.report import ScoutReport, profile_of
+from gops_records.scouting.report import ScoutReport, predicted_bid_by_prize, profile_of
 
 
 def scout(con: duckdb.DuckDBPyConnection, player: str, vs: str | None = None, seed: int = 0,
@@ -44,4 +44,5 @@ def scout(con: duckdb.DuckDBPyConnection, player: str, vs: str | None = None, se
     counter = counter_strategy(model, profile_of(frame), simulations, seed, cv.models)
     return ScoutReport(player=player, games=s.games, bids=len(s),
                        predictability=predictability, habits=find_habits(s), counter=counter,
-                       vs=vs, model=model, situations=s, encoded=encoded)
+                       vs=vs, model=model, situations=s,
+                       predicted=predicted_bid_by_prize(model, s, encoded=encoded))
