@@ -173,7 +173,9 @@ def page_scout(run: Session, f: Filters, picks: Picks) -> None:
     names = run("players", analytics.list_players, ALL_GAMES)  # filters do not apply
     if not names:
         return explain_empty(run)
-    player = picks.player if picks.player in names else names[0]
+    # the page's pick, else the sidebar's player filter, else the first name
+    filtered = [name for name in f.players if name in names]
+    player = picks.player if picks.player in names else (filtered or names)[0]
     run("_opponents", analytics.list_players, Filters(players=(player,)))
     run("_scouting", _scouting, player, picks.vs, 0)
 
