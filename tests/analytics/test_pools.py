@@ -53,3 +53,28 @@ def test_carried_per_game_counts_games_without_ties_at_zero(calm_con):
 def test_unclaimed_per_game(con):
     assert unclaimed_per_game(con, Filters()).rows() == [(0, 3), (1, 1), (7, 1)]
     assert unclaimed_per_game(con, Filters(tie_rule="discard")).rows() == [(1, 1), (7, 1)]
+
+
+def test_a_pool_left_by_a_tie_in_an_unfinished_game_counts_as_carried(tmp_path):
+    """docs/analytics.md: a tie in the last recorded round of an unfinished game carries
+    its pool to a round never recorded: counted in carried_per_game, in nobody's score, and
+    the game has no unclaimed points (it is left out of unclaimed_per_game)."""
+    import duckdb
+
+    from gops_records.analytics import Filters, carried_per_game, unclaimed_per_game
+    from gops_records.importer import import_paths
+
+    (tmp_path / "open.gops").write_text(
+        '[Event "Open"] [A "Ann"] [B "Bob"] [Cards "4"] [TieRule "carry"]\n'
+        "1. 3 4 2 2. 2 A A\n*\n", encoding="utf-8")
+    assert import_paths([tmp_path / "open.gops"], tmp_path / "o.duckdb").games_new == 1
+    con = duckdb.connect(str(tmp_path / "o.duckdb"), read_only=True)
+    try:
+        # round 1: Ann takes the 3; round 2 ties on the ace: the 2 waits for round 3
+        assert carried_per_game(con, Filters()).rows() == [(2, 1)]
+        assert unclaimed_per_game(con, Filters()).height == 0
+        scores = con.sql("SELECT player, score FROM game_players ORDER BY seat").fetchall()
+        assert scores == [("Ann", 3), ("Bob", 0)]
+        assert con.sql("SELECT unclaimed FROM games").fetchall() == [(None,)]
+    finally:
+        con.close()
