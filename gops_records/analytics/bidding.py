@@ -97,7 +97,7 @@ _GROUPS = """
 #: The design effect of a rate is measured on at most this many of the player's games (the
 #: lowest game ids: content hashes, so a fixed pseudo-random choice) and applied to the
 #: rate over all of them: a variance ratio is measured well by 5,000 games (to about 2%),
-#: and the per-game sums of a player with 80,000 games would cost the Players page 40%.
+#: and the per-game sums of a player with 80,000 games cost the Players page 20-40%.
 DEFF_GAMES = 5000
 
 #: Per game (of the sampled ones), the unforced bids where each habit was possible (n_*)
