@@ -128,9 +128,12 @@ def import_paths(paths: Iterable[str | Path], db: str | Path | None = None, *,
         summary.import_id = scalar(con, "SELECT coalesce(max(import_id), 0) + 1 FROM imports")
         known = KnownGames(con)  # stored game ids, read in the background
         source_files.forget_other_readers(con)
+        pending = PendingLoad(con, summary, known, batch_games)
+        earlier = source_files.read_sizes(con)
         for path in files:
-            _import_file(con, path, summary, known, encoding=encoding, progress=progress,
-                         batch_games=batch_games, reparse=reparse)
+            _import_file(con, path, summary, known, pending, earlier, encoding=encoding,
+                         progress=progress, batch_games=batch_games, reparse=reparse)
+        pending.flush()
         if summary.files_unchanged:
             summary.notes.append(
                 f"{summary.files_unchanged} of {summary.files} files unchanged since an earlier "
@@ -170,40 +173,83 @@ def _record_import(con: duckdb.DuckDBPyConnection, s: ImportSummary, started: da
     con.unregister("stage_import")
 
 
+class PendingLoad:
+    """Batches gathered into loads of about ``batch_games`` records, and the files' reads
+    saved together at the end: a club's folder is mostly small files, and one DuckDB
+    statement costs about as much as reading a small file (393 files of a few games:
+    21.8 s fresh, 7.8 s unchanged, when each was loaded and recorded on its own)."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, summary: ImportSummary,
+                 known: KnownGames, batch_games: int) -> None:
+        self.con, self.summary, self.known, self.limit = con, summary, known, batch_games
+        self.parts: list[Frames] = []
+        self.records = 0
+        self.reads: list[FileRead] = []
+
+    def add(self, frames: Frames) -> None:
+        self.parts.append(frames)
+        self.records += batch_game_ids(frames).len() + frames["rejects"].height
+        if self.records >= self.limit:
+            self.load()
+
+    def load(self) -> None:
+        """Store the batches gathered so far (duplicates across them are counted once)."""
+        if not self.parts:
+            return
+        merged = self.parts[0] if len(self.parts) == 1 else Frames(
+            {table: pl.concat([part[table] for part in self.parts]) for table in self.parts[0]},
+            pl.concat([batch_game_ids(part) for part in self.parts]))
+        self.summary.add(load_frames(self.con, self.summary.import_id, merged, self.known))
+        self.parts, self.records = [], 0
+
+    def holds(self, size: int, reader: str, digest: Future[str]) -> bool:
+        """Whether a file read in this import, not yet saved, had these bytes."""
+        return any(r.bytes == size and r.reader == reader and r.sha256 == digest.result()
+                   for r in self.reads)
+
+    def flush(self) -> None:
+        """Store everything gathered: the batches, then the files' reads."""
+        self.load()
+        source_files.save_all(self.con, self.reads, self.summary.import_id)
+        self.reads = []
+
+
 def _import_file(con: duckdb.DuckDBPyConnection, path: Path, summary: ImportSummary,
-                 known: KnownGames, *, encoding: str, progress: Progress | None,
-                 batch_games: int, reparse: bool) -> None:
-    """Load one file's batches, or only count them if the same bytes were read before."""
+                 known: KnownGames, pending: PendingLoad, earlier: set[tuple[int, str]], *,
+                 encoding: str, progress: Progress | None, batch_games: int,
+                 reparse: bool) -> None:
+    """Gather one file's batches for loading, or only count them if the same bytes were
+    read before (``earlier``: the sizes and readers of the files read before)."""
     data = read_file(path)
     reader = reader_of(ROUND_LOG_KINDS.get(path.suffix.lower(), "gops"), encoding)
     with ThreadPoolExecutor(max_workers=1) as hashing:  # hashlib runs beside the parsing
         digest = hashing.submit(file_sha256, data)
-        if not reparse and _counted_unchanged(con, path, len(data), reader, digest, summary,
-                                              known):
-            if progress:
-                progress(len(data), source_name(path))
-            return
+        if not reparse and (len(data), reader) in earlier:
+            if pending.holds(len(data), reader, digest):
+                pending.flush()  # the same bytes read earlier in this import: stored now
+            if _counted_unchanged(con, path, reader, digest, summary, known):
+                if progress:
+                    progress(len(data), source_name(path))
+                return
         notes: list[str] = []
         read = FileRead("", reader, len(data), source_name(path), notes=notes)
         for batch, consumed in file_batches(path, encoding, batch_games, notes, data=data):
             frames = batch.frames()
-            summary.add(load_frames(con, summary.import_id, frames, known))
+            pending.add(frames)
             summary.note_rejects(frames["rejects"])
             read.add(batch_game_ids(frames), frames["rejects"]["reject_id"])
             if progress and consumed:
                 progress(consumed, source_name(path))
         read.sha256 = digest.result()
     summary.notes.extend(notes)
-    source_files.save(con, read, summary.import_id)
+    pending.reads.append(read)
+    earlier.add((read.bytes, reader))  # a copy later in this import is counted, not read
 
 
-def _counted_unchanged(con: duckdb.DuckDBPyConnection, path: Path, size: int, reader: str,
+def _counted_unchanged(con: duckdb.DuckDBPyConnection, path: Path, reader: str,
                        digest: Future[str], summary: ImportSummary, known: KnownGames) -> bool:
     """If an earlier read of these bytes left everything it found stored, count the file
     from that read (as duplicates) and say True; else False: the file must be read."""
-    if not scalar(con, "SELECT count(*) FROM source_file_reads WHERE bytes = ? AND reader = ?",
-                  [size, reader]):
-        return False  # no file of this size was read: no need to wait for the hash
     earlier = source_files.find(con, digest.result(), reader)
     if earlier is None or not _still_stored(con, earlier, known):
         return False

@@ -150,6 +150,52 @@ def save(con: duckdb.DuckDBPyConnection, read: FileRead, import_id: int) -> None
                 [read.sha256, read.reader])
 
 
+def read_sizes(con: duckdb.DuckDBPyConnection) -> set[tuple[int, str]]:
+    """(bytes, reader) of every file read before: only a file of such a size can be
+    unchanged, so no other file waits for its hash or asks the database."""
+    return set(con.execute("SELECT DISTINCT bytes, reader FROM source_file_reads").fetchall())
+
+
+def save_all(con: duckdb.DuckDBPyConnection, reads: list[FileRead], import_id: int) -> None:
+    """:func:`save` for many files at once (a few statements, not a few per file)."""
+    if not reads:
+        return
+    if len(reads) == 1:
+        save(con, reads[0], import_id)
+        return
+    # as saving them one by one: a later read of the same bytes or name replaces an earlier
+    latest: dict[tuple[str, str], FileRead] = {}
+    for read in reads:
+        latest.pop((read.sha256, read.reader), None)
+        for key in [k for k, r in latest.items() if r.source == read.source]:
+            del latest[key]
+        latest[(read.sha256, read.reader)] = read
+    kept = list(latest.values())
+    stage_file = pl.DataFrame({
+        "sha256": [r.sha256 for r in kept], "reader": [r.reader for r in kept],
+        "bytes": [r.bytes for r in kept], "import_id": [import_id] * len(kept),
+        "source": [r.source for r in kept], "games_valid": [r.games_valid for r in kept],
+        "games_rejected": [r.games_rejected for r in kept],
+        "notes": pl.Series([r.notes for r in kept], dtype=pl.List(pl.String)),
+    })
+    con.register("stage_file", stage_file)
+    try:
+        _delete(con, "(sha256, reader) IN (SELECT (sha256, reader) FROM stage_file) "
+                     "OR source IN (SELECT source FROM stage_file)", [])
+        con.execute("INSERT INTO source_file_reads BY NAME SELECT * FROM stage_file")
+    finally:
+        con.unregister("stage_file")
+    stage_games = pl.concat([  # noqa: F841  (read by name in the SQL)
+        pl.DataFrame({"game_id": r.distinct_game_ids()}, schema={"game_id": pl.UInt64})
+        .with_columns(sha256=pl.lit(r.sha256), reader=pl.lit(r.reader)) for r in kept])
+    con.execute("INSERT INTO source_file_games SELECT sha256, reader, game_id FROM stage_games")
+    stage_rejects = pl.concat([  # noqa: F841
+        pl.DataFrame({"reject_id": r.distinct_reject_ids()}, schema={"reject_id": pl.String})
+        .with_columns(sha256=pl.lit(r.sha256), reader=pl.lit(r.reader)) for r in kept])
+    con.execute("INSERT INTO source_file_rejects SELECT sha256, reader, reject_id "
+                "FROM stage_rejects")
+
+
 def skipped(con: duckdb.DuckDBPyConnection, earlier: FileRead, source: str,
             import_id: int) -> None:
     """Note that ``import_id`` found the file unchanged under the name ``source``: its row
