@@ -70,12 +70,18 @@ class ScoutReport:
                 "read the intervals, not the point values.")
 
     def verdict(self) -> str:
+        """How predictable, in words, from the held-out information gain; on a small sample
+        it says so ('highly predictable, on only 3 games: a small sample')."""
         gain = self.information_gain
         if gain >= HIGHLY_PREDICTABLE:
-            return "highly predictable"
-        if gain >= PREDICTABLE:
-            return "somewhat predictable"
-        return "about as predictable as a uniformly random bidder"
+            words = "highly predictable"
+        elif gain >= PREDICTABLE:
+            words = "somewhat predictable"
+        else:
+            words = "about as predictable as a uniformly random bidder"
+        if self.small_sample:
+            words += f", on only {self.games} game{'s' * (self.games != 1)}: a small sample"
+        return words
 
     def text(self) -> str:
         """The report as the terminal shows it."""

@@ -63,6 +63,7 @@ def test_the_sidebar_player_filter_is_the_first_player_scouted(club_db, monkeypa
 def test_a_small_sample_says_so(club_db, monkeypatch):
     at = scout_page(club_db, monkeypatch)          # Alice: 6 games
     assert int(metrics(at)["Games studied"].value) < MIN_GAMES
+    assert at.subheader[0].value.endswith("on only 6 games: a small sample")
     warning = " ".join(w.value for w in at.warning)
     assert "Small sample: 6 games" in warning and "read the intervals" in warning
     m = metrics(at)

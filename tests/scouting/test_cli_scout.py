@@ -62,6 +62,7 @@ def test_a_small_sample_says_so(club_db):
     assert doc["games"] == 2 and doc["small_sample"] is True
     text = run("Ann", "--db", str(club_db), "--simulations", "20").stdout
     assert "Small sample: 2 games (fewer than 30)" in text
+    assert "on only 2 games: a small sample" in text  # in the verdict itself
 
 
 def test_vs_restricts_to_games_against_me(sim_db):
