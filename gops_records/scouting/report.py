@@ -65,7 +65,7 @@ class ScoutReport:
         if not self.small_sample:
             return None
         return (f"Small sample: {self.games} game{'s' * (self.games != 1)} "
-                f"(fewer than {MIN_GAMES}). The model is mostly its prior, the habits need more "
+                f"(fewer than {MIN_GAMES}). The model has seen few bids, the habits need more "
                 "bids to show, and the figures below can move a lot with the next games: "
                 "read the intervals, not the point values.")
 
