@@ -113,7 +113,8 @@ def test_situations_of_random_two_to_four_player_games(tmp_path):
         results = [game.play_round(prizes[r], [h[r] for h in hands])
                    for r in range(profile.cards)]
         seats = "".join(f'[{"ABCD"[j]} "{n}"] ' for j, n in enumerate(seated))
-        lines = [f'[Event "X"] [Date "2026.{1 + i // 28:02d}.{1 + i % 28:02d}"] {seats}[Cards "{profile.cards}"] '
+        date = f"2026.{1 + i // 28:02d}.{1 + i % 28:02d}"
+        lines = [f'[Event "X"] [Date "{date}"] {seats}[Cards "{profile.cards}"] '
                  f'[TieRule "{profile.tie_rule.value}"]']
         lines += [f"{r.round_no}. " + " ".join(rank_name(c) for c in (r.prize, *r.bids))
                   for r in results]
