@@ -62,6 +62,30 @@ class WrongBidCount(IllegalRound):
     code = "bid-count"
 
 
+class BidCardRepeated(IllegalRound):
+    """A bid of several cards that names the same card twice."""
+
+    code = "bid-card-repeated"
+
+
+class WrongRevealCount(IllegalRound):
+    """An open-prize round that reveals more or fewer prizes than the top-up allows."""
+
+    code = "reveal-count"
+
+
+class PrizeNotInRow(IllegalRound):
+    """An open-prize round whose winner takes a prize that is not in the row."""
+
+    code = "prize-not-in-row"
+
+
+class TakeMismatch(IllegalRound):
+    """An open-prize round that names a prize taken on a tie, or none on a win."""
+
+    code = "take-mismatch"
+
+
 class GameOver(IllegalRound):
     """A round played after all N rounds are done."""
 

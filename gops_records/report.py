@@ -32,8 +32,8 @@ class GameReport:
 
     @property
     def finished(self) -> bool:
-        """All N rounds are written (more than N too: the extra ones are problems)."""
-        return len(self.record.rounds) >= self.profile.cards
+        """All rounds are written (more too: the extra ones are problems)."""
+        return len(self.record.rounds) >= self.profile.rounds
 
     @property
     def players(self) -> list[str]:

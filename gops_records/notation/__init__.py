@@ -5,6 +5,8 @@ writer (:mod:`.writer`)."""
 from gops_records.notation.model import (
     KNOWN_TAGS,
     PLAYER_TAGS,
+    Bid,
+    BidToken,
     CardToken,
     GameRecord,
     Problem,
@@ -15,6 +17,7 @@ from gops_records.notation.reader import iter_games, parse, read_reports  # noqa
 from gops_records.notation.writer import format_result, write_game, write_games
 
 __all__ = [
-    "KNOWN_TAGS", "PLAYER_TAGS", "CardToken", "GameRecord", "Problem", "RoundRecord", "Span",
+    "KNOWN_TAGS", "PLAYER_TAGS", "Bid", "BidToken", "CardToken", "GameRecord", "Problem",
+    "RoundRecord", "Span",
     "iter_games", "parse", "read_reports", "format_result", "write_game", "write_games",
 ]

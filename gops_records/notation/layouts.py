@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from gops_records.cards import Seat, Suit, rank_name
-from gops_records.notation.model import KNOWN_TAGS, CardToken, GameRecord
+from gops_records.notation.model import KNOWN_TAGS, Bid, CardToken, GameRecord, RoundRecord
 from gops_records.notation.writer import escape, format_result
 
 _LETTER = {Suit.DIAMONDS: "D", Suit.CLUBS: "C", Suit.SPADES: "S", Suit.HEARTS: "H"}
@@ -60,6 +60,21 @@ def _card(card: CardToken, suit: Suit | None, layout: Layout) -> str:
     return text.lower() if layout.lower else text
 
 
+def _bid(bid: Bid, suit: Suit | None, layout: Layout) -> str:
+    return "+".join(_card(card, suit, layout) for card in bid.cards)
+
+
+def _round(rnd: RoundRecord, layout: Layout) -> list[str]:
+    """A round's cards in ``layout`` (the open-prize group as ``(`` ... ``)``)."""
+    bids = [_bid(b, Seat.at(i).suit if i < 3 else (b.cards[0].suit or Suit.HEARTS), layout)
+            for i, b in enumerate(rnd.bids)]
+    if rnd.revealed is None:
+        return [_card(rnd.prize, Suit.DIAMONDS, layout), *bids]
+    shown = "(" + " ".join(_card(c, Suit.DIAMONDS, layout) for c in rnd.revealed) + ")"
+    taken = _card(rnd.prize, Suit.DIAMONDS, layout) if rnd.prize is not None else "-"
+    return [shown, *bids, taken]
+
+
 def write_in_layout(game: GameRecord, layout: Layout, rng: random.Random | None = None) -> str:
     """One game in ``layout`` (comments of the record are left out; the layout's own
     comments say nothing)."""
@@ -71,10 +86,7 @@ def write_in_layout(game: GameRecord, layout: Layout, rng: random.Random | None 
     lines = [" ".join(tags)] if layout.tags_on_one_line and tags else tags
     rounds = []
     for number, rnd in enumerate(game.rounds, start=1):
-        cards = [_card(rnd.prize, Suit.DIAMONDS, layout)]
-        cards += [_card(b, Seat.at(i).suit if i < 3 else (b.suit or Suit.HEARTS), layout)
-                  for i, b in enumerate(rnd.bids)]
-        text = (f"{number}. " if layout.numbers else "") + " ".join(cards)
+        text = (f"{number}. " if layout.numbers else "") + " ".join(_round(rnd, layout))
         if layout.comment_every and number % layout.comment_every == 0:
             text += " {round " + str(number) + "}"
         rounds.append(text)

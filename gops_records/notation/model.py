@@ -14,7 +14,7 @@ from gops_records.cards import SEATS, Suit
 #: Known tags in the canonical order the writer uses; other tags follow in file order.
 KNOWN_TAGS = (
     "Event", "Site", "Date", "Round", "Match", "A", "B", "C", "D",
-    "TieRule", "Cards", "PrizeOrder", "Result",
+    "TieRule", "Cards", "PrizeOrder", "BidCards", "OpenPrizes", "Result",
 )
 PLAYER_TAGS = tuple(SEATS)
 _CANONICAL = {name.lower(): name for name in KNOWN_TAGS}
@@ -55,22 +55,63 @@ class Problem:
 
 @dataclass(frozen=True, slots=True)
 class CardToken:
-    """A card as written: its rank, and the suit if one was written."""
+    """A card as written: its rank, and the suit if one was written.
+
+    As a bid it is a bid of one card: ``cards`` and ``strength`` read a bid the same
+    way whether it is a :class:`CardToken` or a :class:`BidToken`."""
 
     rank: int
     suit: Suit | None = field(default=None, compare=False)
     span: Span | None = field(default=None, compare=False, repr=False)
 
+    @property
+    def cards(self) -> tuple[CardToken, ...]:
+        return (self,)
+
+    @property
+    def strength(self) -> int:
+        return self.rank
+
+
+@dataclass(frozen=True, slots=True)
+class BidToken:
+    """A bid of several cards as written (``9♣+4♣``): its cards, in the written order;
+    its strength is the sum of their ranks. ``span`` is the whole bid's."""
+
+    cards: tuple[CardToken, ...]
+    span: Span | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def strength(self) -> int:
+        return sum(card.rank for card in self.cards)
+
+
+#: A bid: one card, or several joined by ``+``.
+Bid = CardToken | BidToken
+
+
+def bid_of(cards: tuple[CardToken, ...] | list[CardToken], span: Span | None = None) -> Bid:
+    """The bid of ``cards``: the card itself when there is one, else a :class:`BidToken`
+    (with ``span``, the whole bid's)."""
+    if len(cards) == 1:
+        return cards[0]
+    return BidToken(tuple(cards), span)
+
 
 @dataclass(frozen=True, slots=True)
 class RoundRecord:
-    """One round as written: the revealed prize, one bid per player in seat order."""
+    """One round as written: the revealed prize, one bid per player in seat order.
 
-    prize: CardToken
-    bids: tuple[CardToken, ...]
+    In a game with open prizes (``[OpenPrizes "k"]``) ``revealed`` holds the prizes its
+    top-up revealed (possibly none) and ``prize`` is the prize taken, None for ``-``
+    (nobody takes one); in any other game ``revealed`` is None."""
+
+    prize: CardToken | None
+    bids: tuple[Bid, ...]
     comment: str | None = None
     number: int | None = field(default=None, compare=False)
     span: Span | None = field(default=None, compare=False, repr=False)
+    revealed: tuple[CardToken, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

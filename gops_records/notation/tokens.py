@@ -15,13 +15,19 @@ line, a problem's place), from the offsets.
 Token kinds (:class:`Kind`): a tag ``[Name "value"]``, a malformed tag, a comment
 (``{...}`` or ``;...``), an unclosed ``{``, a round number ``12.``, a card, a result
 ``45-46``, ``*``, and words that are none of these (typos, kept with a suggestion).
+
+A bid of several cards joined by ``+`` (``9♣+4♣``, ``9+4``) is one card token whose word
+lists its cards (:meth:`Tokens.bid_cards_of`). The open-prize notation's ``(``, ``)``
+and ``-`` are words marked with their :class:`Group` role (``(8♦``, ``K♦)``, ``()``,
+``(5♦)``, ``-``): a game with open prizes reads them so, any other game as the words
+they always were.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from enum import IntEnum
+from enum import IntEnum, IntFlag
 from functools import cached_property
 
 import numpy as np
@@ -38,7 +44,7 @@ _SUITS = "DCSHdcsh♦♣♠♥♢♧♤♡"
 _WS = r"[\s\x{FEFF}]"
 _TAG = r'\[[ \t]*[A-Za-z][A-Za-z0-9_]*[ \t]+"(?:[^"\\\r\n]|\\[^\r\n])*"[ \t]*\]'
 # a {comment} may span lines but not a blank line, and holds no { or }
-_BRACE = r"\{[^{}\n]*(?:\n[ \t\r]*[^{}\s][^{}\n]*)*(?:\n[ \t\r]*)?\}"
+_BRACE = r"\{[^{}\n]*(?:\n[^\S\n]*[^{}\s][^{}\n]*)*(?:\n[^\S\n]*)?\}"
 _PATTERN = (_WS + "*(?:" + "|".join([
     _TAG,                    # a tag
     r"\[[^\r\n\]]*\]?",      # a malformed tag, up to its ] or the line's end
@@ -76,6 +82,20 @@ class Shape(IntEnum):
     NUMBER = 2    #: a mistyped round number (``3)``): it starts a round
 
 
+class Group(IntFlag):
+    """What a word means in the open-prize notation: it opens the revealed prizes' group
+    ``(``, closes it ``)``, holds a card inside it, or is the ``-`` of no prize taken."""
+
+    OPENS = 1
+    CLOSES = 2
+    CARD = 4
+    DASH = 8
+
+
+#: The most cards of a bid of several that are read (a longer one is a ``bid-count``
+#: problem; its cards past these are not checked).
+MAX_BID_CARDS = 3
+
 #: Suit codes in the token arrays: 0 means no suit written.
 SUIT_CODES = {None: 0, Suit.DIAMONDS: 1, Suit.CLUBS: 2, Suit.SPADES: 3, Suit.HEARTS: 4}
 SUIT_OF_CODE = {code: suit for suit, code in SUIT_CODES.items()}
@@ -86,6 +106,10 @@ _NUMBER_TYPO = re.compile(r"([0-9]+)[)\]:,]")
 _CARDLIKE = re.compile(r"([0-9]{1,2}|[0-9][oO]|[0-9A-Za-z]{1,2})([" + _SUITS + r"])?")
 _CARD_PUNCT = re.compile(r"((?:10|[2-9AaTtJjQqKk])[" + _SUITS + r"]?)[,.:!)}\]]")
 _RANK_TYPOS = {"1": "A", "11": "J", "12": "Q", "13": "K", "1o": "10"}
+_BID = re.compile(r"(?:(?:10|[2-9AaTtJjQqKk])[" + _SUITS + r"]?\+)+(?:10|[2-9AaTtJjQqKk])["
+                  + _SUITS + r"]?")
+#: The open-prize group words: ``(``, ``)``, ``()``, ``(C``, ``C)``, ``(C)`` for a card C.
+_GROUP = re.compile(r"(\()?((?:10|[2-9AaTtJjQqKk])[" + _SUITS + r"]?)?(\))?")
 
 
 def capped(digits: str) -> int:
@@ -102,12 +126,34 @@ def shorten(text: str, limit: int = 40) -> str:
 @dataclass(frozen=True, slots=True)
 class Word:
     """What one distinct word means. ``values`` holds a round number, a card's rank and
-    suit code, or a result's points (capped)."""
+    suit code (the first card of a bid of several; the card inside an open-prize group
+    word), or a result's points (capped). ``cards``: a bid of several cards, each as
+    (rank, suit code, byte offset in the word), all of them counted but at most
+    :data:`MAX_BID_CARDS` listed (``n_cards``). ``group``: its :class:`Group` role."""
 
     kind: Kind
     values: tuple[int, ...] = ()
     shape: Shape = Shape.NONE
     suggestion: str | None = None
+    cards: tuple[tuple[int, int, int], ...] = ()
+    n_cards: int = 0
+    group: Group = Group(0)
+
+
+def _card_values(text: str) -> tuple[int, int]:
+    m = _CARD.fullmatch(text)
+    assert m is not None
+    suit = SUIT_BY_TEXT[m.group(2).lower()] if m.group(2) else None
+    return RANK_BY_TEXT[m.group(1).lower()], SUIT_CODES[suit]
+
+
+def _card_fix(text: str) -> str | None:
+    """A card as written, or the likely card of a typo (None when there is none)."""
+    if _CARD.fullmatch(text):
+        return text
+    m = _CARDLIKE.fullmatch(text)
+    fixed = _RANK_TYPOS.get(m.group(1).lower()) if m else None
+    return fixed + (m.group(2) or "") if m and fixed else None
 
 
 def read_word(text: str) -> Word:
@@ -118,21 +164,53 @@ def read_word(text: str) -> Word:
         return Word(Kind.STAR)
     if _RESULT.fullmatch(text):
         return Word(Kind.RESULT, tuple(capped(p) for p in text.split("-")))
-    m = _CARD.fullmatch(text)
-    if m:
-        suit = SUIT_BY_TEXT[m.group(2).lower()] if m.group(2) else None
-        return Word(Kind.CARD, (RANK_BY_TEXT[m.group(1).lower()], SUIT_CODES[suit]))
+    if _CARD.fullmatch(text):
+        return Word(Kind.CARD, _card_values(text), n_cards=1)
+    if "+" in text:
+        return _read_bid(text)
     m = _NUMBER_TYPO.fullmatch(text)
-    if m:
-        return Word(Kind.WORD, (capped(m.group(1)),), Shape.NUMBER, m.group(1) + ".")
+    if m:  # '3)' is a mistyped round number, or with open prizes a card closing the group
+        closes = text.endswith(")") and _CARD.fullmatch(m.group(1)) is not None
+        return Word(Kind.WORD, (capped(m.group(1)), 0), Shape.NUMBER, m.group(1) + ".",
+                    group=Group.CLOSES | Group.CARD if closes else Group(0))
+    group = _GROUP.fullmatch(text)
+    role = Group(0)
+    values: tuple[int, ...] = ()
+    if text == "-":
+        role = Group.DASH
+    elif group and (group.group(1) or group.group(3)):
+        role = (Group.OPENS if group.group(1) else Group(0)) | \
+            (Group.CLOSES if group.group(3) else Group(0))
+        if group.group(2):
+            role |= Group.CARD
+            values = _card_values(group.group(2))
     m = _CARD_PUNCT.fullmatch(text)
     if m:
-        return Word(Kind.WORD, (), Shape.CARD, m.group(1))
+        return Word(Kind.WORD, values, Shape.CARD, m.group(1), group=role)
     m = _CARDLIKE.fullmatch(text)
     if m and (m.group(2) or m.group(1)[0].isdigit()):
         fixed = _RANK_TYPOS.get(m.group(1).lower())
         return Word(Kind.WORD, (), Shape.CARD, fixed + (m.group(2) or "") if fixed else None)
-    return Word(Kind.WORD)
+    return Word(Kind.WORD, values, group=role)
+
+
+def _read_bid(text: str) -> Word:
+    """A word with ``+``: a bid of several cards, a mistyped one (it keeps its place, with
+    a likely fix when every card has one), or a word that is no card at all."""
+    if _BID.fullmatch(text):
+        cards, at = [], 0
+        for part in text.split("+"):
+            if len(cards) < MAX_BID_CARDS:
+                cards.append((*_card_values(part), at))
+            at += len(part.encode("utf-8")) + 1
+        count = min(text.count("+") + 1, NUMBER_CAP)
+        return Word(Kind.CARD, cards[0][:2], cards=tuple(cards), n_cards=count)
+    parts = text.split("+")
+    if not all(p == "" or _CARDLIKE.fullmatch(p) or _CARD.fullmatch(p) for p in parts):
+        return Word(Kind.WORD)
+    fixes = [_card_fix(p) for p in parts]
+    fix = "+".join(f for f in fixes if f) if all(fixes) else None
+    return Word(Kind.WORD, (), Shape.CARD, fix)
 
 
 @dataclass
@@ -171,12 +249,38 @@ class Tokens:
         n = len(self.words) + 1  # the last row: not a word
         kind = np.full(n, -1, np.int8)
         shape = np.zeros(n, np.int8)
+        group = np.zeros(n, np.int8)
+        n_cards = np.zeros(n, np.int64)
         vals = np.zeros((n, 4), np.int64)
         count = np.zeros(n, np.int64)
         for i, w in enumerate(self.words):
             kind[i], shape[i], count[i] = w.kind, w.shape, len(w.values)
+            group[i], n_cards[i] = w.group, w.n_cards
             vals[i, : min(4, len(w.values))] = w.values[:4]
-        return {"kind": kind, "shape": shape, "values": vals, "count": count}
+        return {"kind": kind, "shape": shape, "values": vals, "count": count,
+                "group": group, "n_cards": n_cards}
+
+    @cached_property
+    def _bid_arrays(self) -> np.ndarray:
+        """(words + 1, MAX_BID_CARDS, 3): rank, suit code and byte offset of each card of
+        each word (a single card in the first place; rank 0 where there is none)."""
+        out = np.zeros((len(self.words) + 1, MAX_BID_CARDS, 3), np.int64)
+        for i, w in enumerate(self.words):
+            if w.cards:
+                out[i, : len(w.cards)] = w.cards
+            elif w.kind == Kind.CARD:
+                out[i, 0, :2] = w.values[:2]
+        return out
+
+    @cached_property
+    def has_bids_of_several(self) -> bool:
+        """Whether any word is a bid of several cards (``9♣+4♣``)."""
+        return any(w.n_cards > 1 for w in self.words)
+
+    @cached_property
+    def has_groups(self) -> bool:
+        """Whether any word has an open-prize :class:`Group` role."""
+        return any(w.group for w in self.words)
 
     def _rows(self) -> np.ndarray:
         return np.where(self.word >= 0, self.word, len(self.words))
@@ -191,6 +295,23 @@ class Tokens:
         code; a result's points (gathered only for the tokens asked for)."""
         word = self.word[tokens]
         return self._word_arrays["values"][np.where(word >= 0, word, len(self.words))]
+
+    def group_of(self, tokens: np.ndarray) -> np.ndarray:
+        """The :class:`Group` flags of the given tokens (0 for every other token)."""
+        word = self.word[tokens]
+        return self._word_arrays["group"][np.where(word >= 0, word, len(self.words))]
+
+    def card_count_of(self, tokens: np.ndarray) -> np.ndarray:
+        """How many cards each of the given tokens holds (a card 1, a bid of several its
+        count, anything else 0)."""
+        word = self.word[tokens]
+        return self._word_arrays["n_cards"][np.where(word >= 0, word, len(self.words))]
+
+    def bid_cards_of(self, tokens: np.ndarray) -> np.ndarray:
+        """(len, MAX_BID_CARDS, 3) for the given tokens: rank, suit code and byte offset
+        (from the token's start) of each card; rank 0 past its last card."""
+        word = self.word[tokens]
+        return self._bid_arrays[np.where(word >= 0, word, len(self.words))]
 
     def value_count_of(self, tokens: np.ndarray) -> np.ndarray:
         """How many values each of the given tokens' words has (a result's points)."""

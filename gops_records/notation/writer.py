@@ -1,10 +1,12 @@
 """Writes games as canonical .gops text.
 
 Canonical means: known tags in a fixed order (Event, Site, Date, Round, Match, A..D,
-TieRule, Cards, PrizeOrder, Result), then other tags in their original order; one
-numbered round per line with every suit written (D, who bids from a second pack, keeps
-the suit the record gave, if any); comments in braces after their round; then the
-terminator on a line of its own and a blank line between games.
+TieRule, Cards, PrizeOrder, BidCards, OpenPrizes, Result), then other tags in their
+original order; one numbered round per line with every suit written (D, who bids from a
+second pack, keeps the suit the record gave, if any), a bid of several cards joined by
+``+`` (``9♣+4♣``), an open-prize round as its revealed prizes in parentheses, the bids
+and the prize taken or ``-`` (``(8♦ 3♦ K♦) 9♣ 7♠ K♦``); comments in braces after their
+round; then the terminator on a line of its own and a blank line between games.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import re
 from collections.abc import Iterable
 
 from gops_records.cards import Seat, Suit, card_text
-from gops_records.notation.model import KNOWN_TAGS, CardToken, GameRecord
+from gops_records.notation.model import KNOWN_TAGS, Bid, CardToken, GameRecord, RoundRecord
 from gops_records.notation.tokens import WHITESPACE
 
 _BLANK_LINES = re.compile("\n(?:[" + re.escape(WHITESPACE.replace("\n", "")) + "]*\n)+")
@@ -31,6 +33,22 @@ def format_result(result: tuple[int, ...] | None) -> str:
 
 def _card(card: CardToken, suit: Suit | None) -> str:
     return card_text(card.rank, suit if suit is not None else card.suit)
+
+
+def _bid(bid: Bid, suit: Suit | None) -> str:
+    return "+".join(_card(card, suit) for card in bid.cards)
+
+
+def round_cards(rnd: RoundRecord) -> str:
+    """A round's cards in canonical form, without its number or comment."""
+    bids = [_bid(bid, Seat.at(seat).suit if seat < 4 else None)
+            for seat, bid in enumerate(rnd.bids)]
+    if rnd.revealed is None:
+        prize = [_card(rnd.prize, Suit.DIAMONDS)] if rnd.prize is not None else []
+        return " ".join(prize + bids)
+    shown = "(" + " ".join(_card(c, Suit.DIAMONDS) for c in rnd.revealed) + ")"
+    taken = _card(rnd.prize, Suit.DIAMONDS) if rnd.prize is not None else "-"
+    return " ".join([shown, *bids, taken])
 
 
 def _comment(text: str) -> str:
@@ -53,10 +71,7 @@ def write_game(game: GameRecord) -> str:
     if ordered:
         lines.append("")
     for number, rnd in enumerate(game.rounds, start=1):
-        cards = [_card(rnd.prize, Suit.DIAMONDS)]
-        cards += [_card(bid, Seat.at(seat).suit if seat < 4 else None)
-                  for seat, bid in enumerate(rnd.bids)]
-        line = f"{number}. " + " ".join(cards)
+        line = f"{number}. " + round_cards(rnd)
         if rnd.comment:
             line += " " + _comment(rnd.comment)
         lines.append(line)

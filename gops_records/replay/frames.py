@@ -244,12 +244,39 @@ class ChunkGames:
         r = self._rounds
         players = rep.players[rep.structure.round_game[r]]
         parts = [pl.Series(rep.prize[r]).cast(pl.String)]
+        several = rep.bid_ranks.shape[2] > 1  # a bid is its cards joined by '+' (9+4)
         for seat in range(4):
-            col = pl.Series(rep.bids[r, seat]).cast(pl.String)
+            if several:
+                ranks = rep.bid_ranks[r, seat]
+                col = pl.select(pl.concat_str(
+                    [pl.lit(pl.Series(ranks[:, j])).cast(pl.String).replace("-1", None)
+                     for j in range(ranks.shape[1])], separator="+", ignore_nulls=True)
+                ).to_series()
+            else:
+                col = pl.Series(rep.bids[r, seat]).cast(pl.String)
             parts.append(pl.select(pl.when(pl.lit(players > seat)).then(col)).to_series())
+        opened = rep.structure.open_round[r] if len(r) else np.zeros(0, bool)
+        if opened.any():  # an open-prize round: its revealed prizes first, (1 4 5)
+            parts.insert(0, self._revealed_text(r, opened))
         text = pl.select(pl.concat_str(parts, separator=",", ignore_nulls=True)).to_series()
         round_text = _lists(text.to_arrow(), self._round_game, n).list.join(";")
         return pl.select(pl.concat_str([tag_text, pl.lit("\x1e"), round_text])).to_series()
+
+    def _revealed_text(self, r: np.ndarray, opened: np.ndarray) -> pl.Series:
+        """Each of the rounds ``r``'s revealed prizes as ``(1 4 5)`` (null for rounds of
+        games without open prizes)."""
+        rep = self.rep
+        at = np.full(len(rep.structure.round_game), -1, np.int64)
+        at[r] = np.arange(len(r))
+        where = at[rep.reveal_round] if len(rep.reveal_round) else rep.reveal_round
+        keep = where >= 0
+        frame = pl.DataFrame({"at": where[keep], "rank": rep.reveal_rank[keep]})
+        joined = frame.group_by("at", maintain_order=True).agg(
+            pl.col("rank").cast(pl.String).str.join(" "))
+        out = pl.DataFrame({"at": np.arange(len(r))}).join(joined, on="at", how="left",
+                                                           maintain_order="left")
+        text = pl.concat_str([pl.lit("("), pl.col("rank").fill_null(""), pl.lit(")")])
+        return out.select(pl.when(pl.lit(opened)).then(text)).to_series()
 
     def _games(self) -> pl.DataFrame:
         rep, v = self.rep, self.valid_games
@@ -306,7 +333,8 @@ class ChunkGames:
         tie = rep.winner[r] < 0
         round_no = s.round_no[r]
         games = s.round_game[r]
-        carry = (rep.tie_rule[games] == 0) & (round_no < rep.cards[games])
+        carry = (rep.tie_rule[games] == 0) & (round_no < rep.rounds[games]) \
+            & ~s.open_game[games]
         pool = rep.carried_in[r] + rep.prize[r]
         max_pool = np.zeros(n, np.int64)
         np.maximum.at(max_pool, g, pool)
@@ -437,6 +465,22 @@ class LongGame(ChunkGames):
             "winner": pl.Series([None], dtype=pl.String),
             "errors": pl.Series(errors, dtype=ERRORS_DTYPE),
         })
+
+    def _revealed_text(self, r: np.ndarray, opened: np.ndarray) -> pl.Series:
+        """Each of the rounds ``r``'s revealed prizes as ``(1 4 5)`` (null for rounds of
+        games without open prizes)."""
+        rep = self.rep
+        at = np.full(len(rep.structure.round_game), -1, np.int64)
+        at[r] = np.arange(len(r))
+        where = at[rep.reveal_round] if len(rep.reveal_round) else rep.reveal_round
+        keep = where >= 0
+        frame = pl.DataFrame({"at": where[keep], "rank": rep.reveal_rank[keep]})
+        joined = frame.group_by("at", maintain_order=True).agg(
+            pl.col("rank").cast(pl.String).str.join(" "))
+        out = pl.DataFrame({"at": np.arange(len(r))}).join(joined, on="at", how="left",
+                                                           maintain_order="left")
+        text = pl.concat_str([pl.lit("("), pl.col("rank").fill_null(""), pl.lit(")")])
+        return out.select(pl.when(pl.lit(opened)).then(text)).to_series()
 
     def _games(self) -> pl.DataFrame:
         return pl.DataFrame(schema=GAMES_SCHEMA)

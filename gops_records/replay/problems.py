@@ -25,7 +25,8 @@ MAX_PER_GAME = 50
 CODES = (
     "syntax", "tag-value", "unknown-card", "wrong-suit", "card-not-in-hand",
     "prize-repeated", "prize-order", "too-many-rounds", "incomplete", "result-mismatch",
-    "result-unchecked", "bid-count", "round-number", "more-problems",
+    "result-unchecked", "bid-count", "round-number", "bid-card-repeated", "reveal-count",
+    "prize-not-in-row", "take-mismatch", "more-problems",
 )
 
 Render = Callable[[int], str]

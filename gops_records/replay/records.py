@@ -2,7 +2,9 @@
 built in Python), so they are checked and played by the same replay.
 
 Each record becomes what its text would be: its tags, then each round as a round
-number (its written one, or its place) followed by its cards, then its terminator.
+number (its written one, or its place) followed by its cards (a bid of several cards as
+one token; an open-prize round's revealed prizes between ``(`` and ``)``, the bids, and
+the prize taken or ``-``), then its terminator.
 Each token keeps the record's own line and column. A card the source could not read
 (rank 0) keeps its place without a message: the source reported it already. A record
 whose source had a syntax problem gets a silent mark, so its written result is not
@@ -16,11 +18,22 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
-from gops_records.notation.model import GameRecord, Span
-from gops_records.notation.tokens import SUIT_CODES, Kind, Shape, Tokens, Word
+from gops_records.notation.model import Bid, CardToken, GameRecord, Span
+from gops_records.notation.tokens import (
+    MAX_BID_CARDS,
+    SUIT_CODES,
+    Group,
+    Kind,
+    Shape,
+    Tokens,
+    Word,
+)
 
 _SILENT_CARD = Word(Kind.WORD, (), Shape.CARD)
 _SILENT_MARK = Word(Kind.WORD)
+_OPEN = Word(Kind.WORD, group=Group.OPENS)
+_CLOSE = Word(Kind.WORD, group=Group.CLOSES)
+_DASH = Word(Kind.WORD, group=Group.DASH)
 
 
 class _Builder:
@@ -51,6 +64,27 @@ class _Builder:
             self.word.append(self._ids[word])
         return index
 
+    def card(self, card: CardToken | None, fallback: tuple[int, int]) -> None:
+        """One card; a card the source could not read (rank 0) keeps its place silently."""
+        if card is not None and 1 <= card.rank <= 13:
+            self.add(Kind.CARD, card.span, Word(Kind.CARD, (card.rank, SUIT_CODES[card.suit]),
+                                                n_cards=1), fallback)
+        else:
+            self.add(Kind.WORD, card.span if card else None, _SILENT_CARD, fallback)
+
+    def bid(self, bid: Bid, fallback: tuple[int, int]) -> None:
+        """A bid: one card, or several as one token (their cards at the bid's span)."""
+        if len(bid.cards) == 1:
+            self.card(bid.cards[0], fallback)
+            return
+        cards = bid.cards
+        if not all(1 <= c.rank <= 13 for c in cards):
+            self.add(Kind.WORD, bid.span, _SILENT_CARD, fallback)
+            return
+        listed = tuple((c.rank, SUIT_CODES[c.suit], 0) for c in cards[:MAX_BID_CARDS])
+        self.add(Kind.CARD, bid.span or cards[0].span,
+                 Word(Kind.CARD, listed[0][:2], cards=listed, n_cards=len(cards)), fallback)
+
 
 def record_tokens(records: Sequence[GameRecord]) -> Tokens:
     """The tokens of ``records``, one game after another."""
@@ -63,15 +97,23 @@ def record_tokens(records: Sequence[GameRecord]) -> Tokens:
         if any(p.code == "syntax" for p in record.problems):
             b.add(Kind.WORD, None, _SILENT_MARK, here)
         for number, rnd in enumerate(record.rounds, start=1):
-            span = rnd.span or rnd.prize.span
+            span = rnd.span or (rnd.prize.span if rnd.prize else None)
             fallback = (span.line, span.column) if span else here
             b.add(Kind.NUMBER, span, Word(Kind.NUMBER, (rnd.number or number,)), fallback)
-            for card in (rnd.prize, *rnd.bids):
-                if 1 <= card.rank <= 13:
-                    b.add(Kind.CARD, card.span,
-                          Word(Kind.CARD, (card.rank, SUIT_CODES[card.suit])), fallback)
+            if rnd.revealed is None:
+                b.card(rnd.prize, fallback)
+            else:
+                b.add(Kind.WORD, span, _OPEN, fallback)
+                for card in rnd.revealed:
+                    b.card(card, fallback)
+                b.add(Kind.WORD, span, _CLOSE, fallback)
+            for bid in rnd.bids:
+                b.bid(bid, fallback)
+            if rnd.revealed is not None:
+                if rnd.prize is None:
+                    b.add(Kind.WORD, span, _DASH, fallback)
                 else:
-                    b.add(Kind.WORD, card.span, _SILENT_CARD, fallback)
+                    b.card(rnd.prize, fallback)
             if rnd.comment:
                 b.comments.append((b.add(Kind.COMMENT, span, fallback=fallback), rnd.comment))
         end = record.result_span

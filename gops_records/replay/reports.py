@@ -9,9 +9,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from gops_records.notation.model import CardToken, GameRecord, Problem, RoundRecord, Span
-from gops_records.notation.tokens import SUIT_OF_CODE, Kind
+from gops_records.notation.model import (
+    CardToken,
+    GameRecord,
+    Problem,
+    RoundRecord,
+    Span,
+    bid_of,
+)
+from gops_records.notation.tokens import SUIT_OF_CODE, Group, Kind
 from gops_records.replay.engine import Replay
+from gops_records.replay.open_prizes import bits_of
 from gops_records.replay.structure import MAX_SLOTS
 from gops_records.report import GameReport
 from gops_records.rules import (
@@ -32,6 +40,7 @@ class Spans:
         t = rep.tokens
         self._line, self._col = t.places(t.start)
         self._line = self._line + line_offset
+        self._from_text = t.spans is None
         if t.spans is None:
             self._cs, self._ce = t.char_offsets(t.start), t.char_offsets(t.end)
         else:
@@ -43,6 +52,17 @@ class Spans:
 
     def start(self, token: int) -> int:
         return int(self._cs[token])
+
+    def within(self, token: int, text: str, byte_offset: int) -> Span:
+        """The span of a card that starts ``byte_offset`` bytes into token ``token`` (whose
+        text is ``text``): a card of a bid of several, or one touching a parenthesis."""
+        whole = self(token)
+        if not self._from_text:  # tokens made of records: each has the record's own span
+            return whole
+        chars = len(text.encode("utf-8")[:byte_offset].decode("utf-8", "replace"))
+        card = text[chars:].split("+")[0].rstrip(")")
+        return Span(whole.line, whole.column + chars, whole.start + chars,
+                    whole.start + chars + len(card))
 
     def end(self, token: int) -> int:
         return int(self._ce[token])
@@ -88,26 +108,64 @@ def game_reports(rep: Replay, games: np.ndarray | None = None, line_offset: int 
     out = []
     for g, r0, r1 in zip(games.tolist(), round_first.tolist(), round_end.tolist(), strict=True):
         record = _record(rep, g, r0, r1, tag_rows[g], comments, spans, own[g])
-        profile = RuleProfile(int(rep.cards[g]), int(rep.players[g]),
-                              TieRule(TIE_RULES[rep.tie_rule[g]]),
-                              PrizeOrder(PRIZE_ORDERS[rep.prize_order[g]]))
+        profile = _profile(rep, g)
         players = int(rep.players[g])
+        opened = bool(s.open_game[g])
+        if opened:
+            seq, shown = _reveals(rep, r0, r1)
         played = []
         for r in range(r0, r1):
             if not rep.played[r]:
                 continue
+            w = int(rep.winner[r])
+            cards = tuple(tuple(int(c) for c in rep.bid_ranks[r, seat] if c > 0)
+                          for seat in range(players))
+            bids = tuple(int(b) for b in rep.bids[r, :players])
+            if opened:
+                row = tuple(sorted(bits_of(int(rep.row[r])), key=seq.__getitem__))
+                taken = int(rep.prize[r]) or None
+                played.append(RoundResult(int(s.round_no[r]), int(rep.prize[r]), bids, row, 0,
+                                          w if w >= 0 else None, cards, shown.get(r, ()), taken,
+                                          int(rep.discarded[r]) or None))
+                continue
             pool = [int(rep.prize[x]) for x in range(int(rep.pool_start[r]), r + 1)
                     if rep.played[x]]
-            w = int(rep.winner[r])
-            played.append(RoundResult(int(s.round_no[r]), int(rep.prize[r]),
-                                      tuple(int(b) for b in rep.bids[r, :players]),
-                                      tuple(pool), int(rep.carried_in[r]), w if w >= 0 else None))
+            played.append(RoundResult(int(s.round_no[r]), int(rep.prize[r]), bids, tuple(pool),
+                                      int(rep.carried_in[r]), w if w >= 0 else None, cards))
         scores = tuple(int(x) for x in rep.scores[g, :players])
         valid = not problems[g]
         outcome = _outcome(scores, int(rep.unclaimed[g]), bool(rep.finished[g]), valid)
         out.append(GameReport(record, profile, tuple(played), outcome, tuple(problems[g]),
                               int(rep.first_skipped[g])))
     return out
+
+
+def _profile(rep: Replay, g: int) -> RuleProfile:
+    """The rules game ``g`` was replayed under (an unreadable variant tag: the classic
+    rule in its place)."""
+    cards = int(rep.cards[g])
+    bid_cards = max(1, int(rep.bid_cards[g]))
+    open_prizes = int(rep.open_prizes[g])
+    if open_prizes:
+        bid_cards = 1
+    return RuleProfile(cards, int(rep.players[g]), TieRule(TIE_RULES[rep.tie_rule[g]]),
+                       PrizeOrder(PRIZE_ORDERS[rep.prize_order[g]]),
+                       bid_cards if bid_cards <= cards else 1,
+                       open_prizes if 2 <= open_prizes <= cards else None)
+
+
+def _reveals(rep: Replay, r0: int, r1: int) -> tuple[dict[int, int], dict[int, tuple[int, ...]]]:
+    """For the rounds r0..r1 of an open-prize game: the order each prize was revealed
+    in, and the prizes each round revealed (first reveals only)."""
+    lo, hi = np.searchsorted(rep.reveal_round, [r0, r1])
+    seq: dict[int, int] = {}
+    shown: dict[int, list[int]] = {}
+    for i in range(int(lo), int(hi)):
+        if rep.reveal_first[i]:
+            prize = int(rep.reveal_rank[i])
+            seq.setdefault(prize, i)
+            shown.setdefault(int(rep.reveal_round[i]), []).append(prize)
+    return seq, {r: tuple(v) for r, v in shown.items()}
 
 
 def _record(rep: Replay, g: int, r0: int, r1: int, tags: list[tuple[int, str, str]],
@@ -120,21 +178,34 @@ def _record(rep: Replay, g: int, r0: int, r1: int, tags: list[tuple[int, str, st
         values[name] = value
         tag_spans[name] = spans(token)
     rounds = []
+    opened = bool(s.open_game[g])
+    if opened:
+        lo, hi = np.searchsorted(s.reveal_round, [r0, r1])
     for r in range(r0, r1):
-        cards = []
-        for place in range(MAX_SLOTS):
+        bids = []
+        for place in range(1, MAX_SLOTS):
             token = int(s.cards[r, place])
             if token >= 0 and t.kind[token] == Kind.CARD:
-                rank, suit = t.values_of(np.array([token]))[0, :2]
-                cards.append(CardToken(int(rank), SUIT_OF_CODE[int(suit)], spans(token)))
-        if not cards:
-            continue
+                bids.append(_bid(t, token, spans))
+        token = int(s.cards[r, 0])
+        prize = _card(t, token, spans) if token >= 0 and t.kind[token] == Kind.CARD and \
+            t.words[t.word[token]].n_cards == 1 else None
+        revealed = None
+        if opened:
+            revealed = tuple(card for v in range(int(lo), int(hi))
+                             if int(s.reveal_round[v]) == r
+                             for card in [_revealed(t, int(s.reveal_token[v]), spans)]
+                             if card is not None)
+        elif prize is None:
+            if not bids:
+                continue
+            prize, bids = bids[0].cards[0], bids[1:]  # the prize's place is not a card
         number_token = int(s.number_token[r])
         number = int(t.values_of(np.array([number_token]))[0, 0]) if number_token >= 0 \
             else None
         text = " ".join(comments.get(r, [])) or None
-        rounds.append(RoundRecord(cards[0], tuple(cards[1:]), text, number,
-                                  spans(int(s.round_token[r]))))
+        rounds.append(RoundRecord(prize, tuple(bids), text, number,
+                                  spans(int(s.round_token[r])), revealed))
     end = int(s.end_token[g])
     result = None
     if end >= 0 and t.kind[end] == Kind.RESULT:
@@ -143,3 +214,31 @@ def _record(rep: Replay, g: int, r0: int, r1: int, tags: list[tuple[int, str, st
     return GameRecord(values, tuple(rounds), result, spans(first).line,
                       spans.start(int(s.first[g])), spans.end(int(s.last[g])), tuple(problems),
                       tag_spans, spans(end) if end >= 0 else None)
+
+
+def _card(t, token: int, spans: Spans, offset: int = 0, values=None) -> CardToken:
+    rank, suit = values if values is not None else t.values_of(np.array([token]))[0, :2]
+    span = spans.within(token, t.text(token), offset) if values is not None else spans(token)
+    return CardToken(int(rank), SUIT_OF_CODE[int(suit)], span)
+
+
+def _bid(t, token: int, spans: Spans):
+    """The bid a card token holds: its card, or a :class:`BidToken` of its cards."""
+    word = t.words[t.word[token]]
+    if word.n_cards <= 1:
+        return _card(t, token, spans)
+    return bid_of([_card(t, token, spans, off, (rank, suit)) for rank, suit, off in word.cards],
+                  spans(token))
+
+
+def _revealed(t, token: int, spans: Spans) -> CardToken | None:
+    """A revealed prize as written (one touching a parenthesis starts after the ``(``);
+    None when it is no card."""
+    word = t.words[t.word[token]] if t.word[token] >= 0 else None
+    if word is None:
+        return None
+    if word.kind == Kind.CARD and word.n_cards == 1:
+        return _card(t, token, spans)
+    if word.kind == Kind.WORD and word.group & Group.CARD:
+        return _card(t, token, spans, 1 if word.group & Group.OPENS else 0, word.values[:2])
+    return None

@@ -16,7 +16,7 @@ import polars as pl
 
 from gops_records.notation.model import KNOWN_TAGS
 from gops_records.notation.tokens import capped
-from gops_records.rules import MAX_PLAYERS, PRIZE_ORDERS, TIE_RULES
+from gops_records.rules import MAX_BID_CARDS, MAX_PLAYERS, PRIZE_ORDERS, TIE_RULES
 
 _CANONICAL = {name.lower(): name for name in KNOWN_TAGS}
 _DATE = re.compile(r"(\d{4}|\?{4})\.(\d{2}|\?\?)\.(\d{2}|\?\?)")
@@ -79,6 +79,16 @@ def read_value(name: str, value: str) -> TagValue:
             return TagValue(capped(text))
         return TagValue(problem=f"Cards {_short(value)!r} is not a number of cards from "
                         "1 to 13")
+    if name == "BidCards":
+        if text.isascii() and text.isdigit() and 1 <= capped(text) <= MAX_BID_CARDS:
+            return TagValue(capped(text))
+        return TagValue(problem=f"BidCards {_short(value)!r} is not a number of cards a bid "
+                        f"from 1 to {MAX_BID_CARDS}")
+    if name == "OpenPrizes":
+        if text.isascii() and text.isdigit() and 2 <= capped(text) <= 13:
+            return TagValue(capped(text))
+        return TagValue(problem=f"OpenPrizes {_short(value)!r} is not a number of open "
+                        "prizes from 2 to 13")
     if name == "Date":
         return TagValue(problem=date_problem(value))
     if name == "Result":
@@ -93,12 +103,15 @@ def _short(value: str) -> str:
     return value if len(value) <= 40 else value[:37] + "..."
 
 
-_READ = ("TieRule", "PrizeOrder", "Cards", "Date", "Result")
+_READ = ("TieRule", "PrizeOrder", "Cards", "BidCards", "OpenPrizes", "Date", "Result")
 
 
 @dataclass
 class Tags:
-    """Per game (G): cards N, tie rule and prize order codes, whether the rules were
+    """Per game (G): cards N, tie rule and prize order codes, cards a bid (0 when the
+    BidCards tag is unreadable: bids are then not counted), the open prizes' row size (0
+    for a game without open prizes, -1 when the OpenPrizes tag is unreadable: the game is
+    read as one with open prizes, its top-ups not counted), whether the rules were
     readable, the Result tag's points (``result``, (G, 5) with ``result_len``, -1 when
     absent or ``*``) and its token. ``frame``: every tag (token, game, name, value) in
     file order, names in canonical case. ``problems``: (token, message) of every tag
@@ -113,6 +126,15 @@ class Tags:
     result_token: np.ndarray
     frame: pl.DataFrame
     problems: list[tuple[int, str, bool]]
+    bid_cards: np.ndarray
+    open_prizes: np.ndarray
+    #: per game: 1 + the index in RULE_TAGS of the first rule tag that cannot be used (0)
+    bad_rule: np.ndarray
+
+    @property
+    def rounds(self) -> np.ndarray:
+        """Rounds of each whole game: N, or floor(N / k) with bids of k cards."""
+        return self.cards // np.maximum(self.bid_cards, 1)
 
 
 @dataclass
@@ -192,19 +214,67 @@ def read_tags(tag_token: np.ndarray, tag_game: np.ndarray, names: TagNames,
             "token", "name", "problem").iter_rows():
         problems.append((token, message, name in _RULES))
     ok = joined.filter(pl.col("problem").is_null())
-    for name, target in (("Cards", cards), ("TieRule", tie_rule),
-                         ("PrizeOrder", prize_order)):
+    bid_cards = np.ones(n_games, np.int64)
+    open_prizes = np.zeros(n_games, np.int64)
+    bad_rule = np.zeros(n_games, np.int64)
+    for name, target, unreadable in (("Cards", cards, 13), ("TieRule", tie_rule, 0),
+                                     ("PrizeOrder", prize_order, 0),
+                                     ("BidCards", bid_cards, 0),
+                                     ("OpenPrizes", open_prizes, -1)):
         part = ok.filter(pl.col("name") == name)
         target[part["game"].to_numpy()] = part["code"].to_numpy()
         bad = joined.filter((pl.col("name") == name) & pl.col("problem").is_not_null())
         rules_ok[bad["game"].to_numpy()] = False
+        target[bad["game"].to_numpy()] = unreadable
+        first_bad = bad["game"].to_numpy()
+        bad_rule[first_bad] = np.where(bad_rule[first_bad] == 0, RULE_TAGS.index(name) + 1,
+                                       bad_rule[first_bad])
+    _variant_problems(joined, cards, bid_cards, open_prizes, rules_ok, problems, bad_rule)
     res = joined.filter(pl.col("name") == "Result")
     games = res["game"].to_numpy()
     result_token[games] = res["token"].to_numpy()
     result_len[games] = res["points"].to_numpy()
     result[games] = res.select(f"r{i}" for i in range(width)).to_numpy()
     return Tags(cards, tie_rule, prize_order, rules_ok, result, result_len, result_token,
-                frame, problems)
+                frame, problems, bid_cards, open_prizes, bad_rule)
 
 
-_RULES = ("Cards", "TieRule", "PrizeOrder")
+def _variant_problems(joined: pl.DataFrame, cards: np.ndarray, bid_cards: np.ndarray,
+                      open_prizes: np.ndarray, rules_ok: np.ndarray,
+                      problems: list[tuple[int, str, bool]], bad_rule: np.ndarray) -> None:
+    """The variant tags against the deck and each other: a bid of more cards than the
+    deck has, a row longer than the pile, and the two variants together (they do not
+    combine). Each makes the rules unreadable; the game is then read with the bids not
+    counted (BidCards) or the top-ups not counted (OpenPrizes)."""
+    if not ((bid_cards > cards) | (open_prizes > cards) | ((bid_cards > 1) & (open_prizes != 0))
+            ).any():
+        return
+    tokens = {name: np.full(len(cards), -1, np.int64) for name in ("BidCards", "OpenPrizes")}
+    values: dict[str, dict[int, str]] = {"BidCards": {}, "OpenPrizes": {}}
+    for name in tokens:
+        part = joined.filter(pl.col("name") == name)
+        tokens[name][part["game"].to_numpy()] = part["token"].to_numpy()
+        values[name] = dict(zip(part["game"].to_list(), part["value"].to_list(), strict=True))
+    for g in np.flatnonzero(bid_cards > cards).tolist():
+        problems.append((int(tokens["BidCards"][g]), f"BidCards {_short(values['BidCards'][g])!r}"
+                         f" is more cards than a {cards[g]}-card hand holds", True))
+        rules_ok[g], bid_cards[g] = False, 0
+        bad_rule[g] = bad_rule[g] or RULE_TAGS.index("BidCards") + 1
+    for g in np.flatnonzero(open_prizes > cards).tolist():
+        problems.append((int(tokens["OpenPrizes"][g]),
+                         f"OpenPrizes {_short(values['OpenPrizes'][g])!r} is more prizes than "
+                         f"the {cards[g]} of the pile", True))
+        rules_ok[g], open_prizes[g] = False, -1
+        bad_rule[g] = bad_rule[g] or RULE_TAGS.index("OpenPrizes") + 1
+    for g in np.flatnonzero((bid_cards > 1) & (open_prizes != 0)).tolist():
+        problems.append((int(tokens["BidCards"][g]),
+                         f"BidCards {_short(values['BidCards'][g])!r} does not combine with "
+                         "OpenPrizes: a game has bids of several cards or open prizes, not both",
+                         True))
+        rules_ok[g], bid_cards[g] = False, 0
+        bad_rule[g] = bad_rule[g] or RULE_TAGS.index("BidCards") + 1
+
+
+#: The tags that set a game's rules.
+RULE_TAGS = ("Cards", "TieRule", "PrizeOrder", "BidCards", "OpenPrizes")
+_RULES = RULE_TAGS

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from gops_records.cards import Suit
 from gops_records.notation import (
     KNOWN_TAGS,
+    BidToken,
     CardToken,
     GameRecord,
     RoundRecord,
@@ -151,17 +152,24 @@ comment_text = (
 )
 
 
+bids = cards | st.builds(BidToken, st.lists(cards, min_size=2, max_size=3).map(tuple))
+
+
 @st.composite
 def game_records(draw):
     known = draw(st.dictionaries(st.sampled_from(KNOWN_TAGS), tag_values, max_size=6))
     other = draw(st.dictionaries(unknown_names, tag_values, max_size=3))
     tags = {**known, **other}
     players = GameRecord(tags, ()).n_players
+    # a game with an OpenPrizes tag (readable or not) writes open-prize rounds
+    opened = "OpenPrizes" in tags
+    revealed = st.lists(cards, max_size=4).map(tuple) if opened else st.none()
     rounds = draw(st.lists(st.builds(
         RoundRecord,
-        cards,
-        st.lists(cards, min_size=0, max_size=players).map(tuple),
+        st.none() | cards if opened else cards,
+        st.lists(bids, min_size=0, max_size=players).map(tuple),
         st.none() | comment_text,
+        revealed=revealed,
     ), max_size=14))
     result = draw(st.none() | st.lists(st.integers(0, 200), min_size=2, max_size=4).map(tuple))
     return GameRecord(tags, tuple(rounds), result)
