@@ -234,22 +234,26 @@ def replay(tokens: Tokens, structure: Structure, tags: Tags) -> Replay:
         crank, csuit = rank[:, :, None], suit[:, :, None]
         coff = np.zeros((len(lr), 1, 1), np.int64)
     del safe
-    unreadable_round = (has & ~readable & ~dash).any(axis=1)
+    unreadable_round = (has & ~readable & ~dash).any(axis=1) if any_open else \
+        (has & ~readable).any(axis=1)
     bad_round = unreadable_round | ~count_ok
     checked = readable & (count_ok[:, None] | (place == 0)) & in_use
     card_ok = checked[:, :, None] & (crank > 0)
     unknown = card_ok & (crank > N[:, None, None])
     legal = card_ok & ~unknown
-    at = start[tok][:, :, None] + coff  # where each card is written
+
+    def at(r: np.ndarray, p: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """Where each card is written (a card of a bid of several: its own place)."""
+        return start[tok[r, p]] + coff[r, p, j] if several else start[tok[r, p]]
 
     r_idx, p_idx, j_idx = np.nonzero(unknown)
-    problems.add("unknown-card", rg[r_idx], at[r_idx, p_idx, j_idx], rn[r_idx],
+    problems.add("unknown-card", rg[r_idx], at(r_idx, p_idx, j_idx), rn[r_idx],
                  lambda i: _unknown(ctx, int(rg[r_idx[i]]), int(p_idx[i]),
                                     int(crank[r_idx[i], p_idx[i], j_idx[i]]), int(N[r_idx[i]])))
     wrong = card_ok & (csuit > 0) & (_PLACE_SUIT[None, :, None] > 0) \
         & (csuit != _PLACE_SUIT[None, :, None])
     w_r, w_p, w_j = np.nonzero(wrong)
-    problems.add("wrong-suit", rg[w_r], at[w_r, w_p, w_j], rn[w_r],
+    problems.add("wrong-suit", rg[w_r], at(w_r, w_p, w_j), rn[w_r],
                  lambda i: _wrong_suit(ctx, int(rg[w_r[i]]), int(w_p[i]),
                                        int(crank[w_r[i], w_p[i], w_j[i]]),
                                        int(csuit[w_r[i], w_p[i], w_j[i]])))
@@ -270,15 +274,16 @@ def replay(tokens: Tokens, structure: Structure, tags: Tags) -> Replay:
             same = (crank[:, :, :j] == crank[:, :, j:j + 1]) & legal[:, :, :j]
             twice[:, :, j] = legal[:, :, j] & same.any(axis=2)
         d_r, d_p, d_j = np.nonzero(twice)
-        problems.add("bid-card-repeated", rg[d_r], at[d_r, d_p, d_j], rn[d_r],
+        problems.add("bid-card-repeated", rg[d_r], at(d_r, d_p, d_j), rn[d_r],
                      lambda i: f"{ctx.who(int(rg[d_r[i]]), int(d_p[i]) - 1)} bids "
                                f"{_bid_text(crank[d_r[i], d_p[i]])}: "
                                f"{rank_name(int(crank[d_r[i], d_p[i], d_j[i]]))} twice in one "
                                "bid")
 
     # -- each prize revealed once, each card spent once --------------------------------
-    spent = legal & ~twice
-    if any_open:  # the prize an open-prize round's winner takes is no revealed prize
+    spent = legal & ~twice if several else legal
+    if any_open:
+        spent = spent.copy()  # the prize an open-prize round's winner takes is no revealed prize
         spent[:, 0, :] &= ~opn[:, None]
     l_r, l_p, l_j = np.nonzero(spent)
     key = (rg[l_r] * MAX_SLOTS + l_p) * 16 + crank[l_r, l_p, l_j]
@@ -292,14 +297,15 @@ def replay(tokens: Tokens, structure: Structure, tags: Tags) -> Replay:
     problems.add("prize-repeated", rg[a_r[pr]], start[tok[a_r[pr], 0]], rn[a_r[pr]],
                  lambda i: f"prize {rank_name(int(rank[a_r[pr[i]], 0]))} was already "
                            f"revealed in round {rn[e_r[pr[i]]]} (line {ctx.line(e_tok[pr[i]])})")
-    problems.add("card-not-in-hand", rg[a_r[bd]], at[a_r[bd], a_p[bd], a_j[bd]], rn[a_r[bd]],
+    problems.add("card-not-in-hand", rg[a_r[bd]], at(a_r[bd], a_p[bd], a_j[bd]), rn[a_r[bd]],
                  lambda i: f"{ctx.who(int(rg[a_r[bd[i]]]), int(a_p[bd[i]]) - 1)} bids "
                            f"{rank_name(int(crank[a_r[bd[i]], a_p[bd[i]], a_j[bd[i]]]))}, "
                            f"already spent in round {rn[e_r[bd[i]]]} "
                            f"(line {ctx.line(e_tok[bd[i]])})")
     repeated = np.zeros((len(lr), MAX_SLOTS), bool)
     repeated[a_r, a_p] = True
-    repeated |= twice.any(axis=2) | miscount
+    if several:
+        repeated |= twice.any(axis=2) | miscount
 
     # -- a fixed prize order -------------------------------------------------------------
     order = tags.prize_order[rg]
@@ -321,9 +327,8 @@ def replay(tokens: Tokens, structure: Structure, tags: Tags) -> Replay:
     bids = np.where(place[:, 1:] <= P[:, None], strength[:, 1:], -1)[:, :MAX_PLAYERS]
     faulty = bad_round | unknown.any(axis=(1, 2)) | wrong.any(axis=(1, 2)) \
         | repeated.any(axis=1) | off_order
-    prize = np.where(dash[:, 0], 0, rank[:, 0])
-    row = np.zeros(len(lr), np.int64)
-    discarded = np.zeros(len(lr), np.int64)
+    prize = np.where(dash[:, 0], 0, rank[:, 0]) if any_open else rank[:, 0]
+    row = discarded = np.zeros(0, np.int64)
     open_winner = np.full(len(lr), -1, np.int64)
     reveal = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, bool))
     if any_open:
@@ -378,13 +383,17 @@ def replay(tokens: Tokens, structure: Structure, tags: Tags) -> Replay:
     out_winner = np.full(R, -1, np.int64)
     out_carried = np.zeros(R, np.int64)
     out_pool = np.arange(R)
-    out_ranks = np.full((R, MAX_PLAYERS, crank.shape[2]), -1, np.int64)
     out_row = np.zeros(R, np.int64)
     out_discarded = np.zeros(R, np.int64)
     out_prize[lr], out_bids[lr], out_played[lr] = prize, bids, played
     out_winner[lr], out_carried[lr], out_pool[lr] = winner, carried_in, lr[pool_start]
-    out_ranks[lr] = np.where(in_use[:, 1:, None], crank[:, 1:], -1)[:, :MAX_PLAYERS]
-    out_row[lr], out_discarded[lr] = row, discarded
+    if several:
+        out_ranks = np.full((R, MAX_PLAYERS, crank.shape[2]), -1, np.int64)
+        out_ranks[lr] = np.where(in_use[:, 1:, None], crank[:, 1:], -1)[:, :MAX_PLAYERS]
+    else:  # one card a bid: the cards are the bids
+        out_ranks = out_bids[:, :, None]
+    if any_open:
+        out_row[lr], out_discarded[lr] = row, discarded
     _results(problems, t, s, tags, scores, first_skipped, dirty)
     n_problems = problems.per_game(G)
     return Replay(tokens, structure, tags, problems, n_problems, tags.cards, tags.tie_rule,

@@ -111,7 +111,7 @@ class Structure:
     odd_token: np.ndarray  # open prizes: a parenthesis or dash out of place (or the round
     odd_why: np.ndarray    # that lacks its '('), why (NO_OPEN, ...), and its round
     odd_round: np.ndarray
-    open_token: np.ndarray  # open prizes: per round its '(' token (-1: none)
+    open_token: np.ndarray  # open prizes: per round its '(' token, -1 (empty: no open game)
 
     @property
     def count(self) -> int:
@@ -313,7 +313,10 @@ def _merge(parts: list[_Rounds]) -> _Rounds:
     return _Rounds(joined("game")[order], first[order], joined("cards")[order],
                    joined("n_cards")[order], joined("number_token")[order], joined("member"),
                    moved("member_round"), np.sort(joined("empty_numbers")), reveal_token,
-                   reveal_round, odd_token, odd_why, odd_round, joined("open_token")[order])
+                   reveal_round, odd_token, odd_why, odd_round,
+                   np.concatenate([p.open_token if len(p.open_token) == len(p.first_token)
+                                   else np.full(len(p.first_token), -1, np.int64)
+                                   for p in parts])[order])
 
 
 def _classic_rounds(rt: np.ndarray, game: np.ndarray, players: np.ndarray, role: np.ndarray
@@ -353,7 +356,7 @@ def _classic_rounds(rt: np.ndarray, game: np.ndarray, players: np.ndarray, role:
     member_round = np.concatenate([card_round[ci], has_number])
     return _Rounds(round_game, np.where(number_token >= 0, number_token, cards[:, 0]), cards,
                    n_cards, number_token, member, member_round, empty_numbers, _empty(),
-                   _empty(), _empty(), _empty(), _empty(), np.full(n_r, -1, np.int64))
+                   _empty(), _empty(), _empty(), _empty(), _empty())
 
 
 def _open_rounds(tokens: Tokens, rt: np.ndarray, game: np.ndarray, players: np.ndarray,
