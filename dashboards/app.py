@@ -14,14 +14,14 @@ from pathlib import Path
 
 import streamlit as st
 
-from dashboards import data
-from dashboards.pages_game import P_GAME
-from dashboards.pages_h2h import P_PAIR
-from dashboards.pages_players import P_PROFILE
-from dashboards.pages_scout import P_SCOUT, P_VS
-from dashboards.pages_session import P_EVENING
-from dashboards.text import escape_md
-from dashboards.ui import (
+from gops_records.dashboards import data
+from gops_records.dashboards.pages_game import P_GAME
+from gops_records.dashboards.pages_h2h import P_PAIR
+from gops_records.dashboards.pages_players import P_PROFILE
+from gops_records.dashboards.pages_scout import P_SCOUT, P_VS
+from gops_records.dashboards.pages_session import P_EVENING
+from gops_records.dashboards.text import escape_md
+from gops_records.dashboards.ui import (
     ANY,
     K_DATES,
     K_EVENTS,

@@ -12,9 +12,9 @@ from dataclasses import replace
 import polars as pl
 import streamlit as st
 
-from dashboards import charts, data, ui
-from dashboards.pages_game import game_table
-from dashboards.text import escape_md
+from gops_records.dashboards import charts, data, ui
+from gops_records.dashboards.pages_game import game_table
+from gops_records.dashboards.text import escape_md
 
 P_PAIR = "h2h"
 GRID_PLAYERS = 20  # the heatmap shows the players with the most games

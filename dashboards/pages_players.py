@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboards import charts, data, ui
-from dashboards.pages_game import game_table
-from dashboards.text import escape_md
+from gops_records.dashboards import charts, data, ui
+from gops_records.dashboards.pages_game import game_table
+from gops_records.dashboards.text import escape_md
 
 P_PROFILE = "profile"
 

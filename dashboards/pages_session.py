@@ -13,9 +13,9 @@ import datetime as dt
 import polars as pl
 import streamlit as st
 
-from dashboards import charts, data, printable, ui
-from dashboards.pages_game import game_table
-from dashboards.text import escape_md
+from gops_records.dashboards import charts, data, printable, ui
+from gops_records.dashboards.pages_game import game_table
+from gops_records.dashboards.text import escape_md
 from gops_records.analytics import evening_filters
 
 P_EVENING = "evening"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboards import charts, data, ui
-from dashboards.pages_game import game_table
+from gops_records.dashboards import charts, data, ui
+from gops_records.dashboards.pages_game import game_table
 
 PAIRS_SHOWN = 400  # the pairs with the most rounds together, for the heatmap
 

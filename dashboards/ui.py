@@ -16,7 +16,7 @@ import altair as alt
 import polars as pl
 import streamlit as st
 
-from dashboards import charts, data
+from gops_records.dashboards import charts, data
 
 #: Session-state keys of the sidebar widgets.
 K_EVENTS, K_MATCHES, K_DATES, K_PLAYERS = "f_events", "f_matches", "f_dates", "f_players"

@@ -6,8 +6,8 @@ broken records for the import quarantine. Every file is checked after it is writ
 the evenings must validate cleanly, and each broken record must fail with exactly the
 code its defect is meant to produce.
 
-    python -m pipelines.make_samples            # rewrite data/samples/
-    python -m pipelines.make_samples --check    # regenerate in memory and compare
+    python -m gops_records.pipelines.make_samples            # rewrite data/samples/
+    python -m gops_records.pipelines.make_samples --check    # regenerate in memory and compare
 """
 
 from __future__ import annotations

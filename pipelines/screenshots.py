@@ -7,7 +7,7 @@ bundled samples (data/samples/) into a temporary database. The browser test reus
 
 Usage::
 
-    python -m pipelines.screenshots [--db PATH] [--out docs/screenshots]
+    python -m gops_records.pipelines.screenshots [--db PATH] [--out docs/screenshots]
 """
 
 from __future__ import annotations

@@ -257,13 +257,13 @@ def test_prize_bot_beats_random_by_the_known_margin():
 
 
 def test_bundled_samples_are_what_make_samples_builds_and_validate():
-    from pipelines import make_samples
+    from gops_records.pipelines import make_samples
 
     files, broken = make_samples.build()
     folder = make_samples.SAMPLES
     for name, text in files.items():
         assert (folder / name).read_text(encoding="utf-8") == text, (
-            f"{name} is stale: run python -m pipelines.make_samples")
+            f"{name} is stale: run python -m gops_records.pipelines.make_samples")
     assert make_samples.check(folder, broken) == []
     assert 10 <= len(broken) <= 15 and len({b.defect for b in broken}) == len(Defect)
     players = {len(g.players) for name in files if name != make_samples.BROKEN_FILE

@@ -30,8 +30,9 @@ AddressOption = Annotated[str, typer.Option(
 
 
 def app_script() -> Path:
-    """The installed dashboard entry script (dashboards/app.py)."""
-    import dashboards
+    """The dashboard's entry script: ``app.py`` of ``gops_records.dashboards`` (the
+    dashboards/ folder of a clone, shipped inside the package by the wheel)."""
+    from gops_records import dashboards
 
     return Path(dashboards.__file__).resolve().parent / "app.py"
 

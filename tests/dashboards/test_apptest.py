@@ -22,9 +22,9 @@ from club_fixture import (
 )
 from streamlit.testing.v1 import AppTest
 
-from dashboards import charts
-from dashboards.pages_session import STANDINGS_WIDTHS
-from dashboards.text import escape_md
+from gops_records.dashboards import charts
+from gops_records.dashboards.pages_session import STANDINGS_WIDTHS
+from gops_records.dashboards.text import escape_md
 from gops_records.analytics.games import game_ref
 from gops_records.analytics.stats import wilson
 from gops_records.importer import import_paths
@@ -597,7 +597,7 @@ def test_scout_unknown_player_in_the_url_falls_back(club_db, monkeypatch):
 
 def test_scout_report_is_cached_on_the_database_stamp_player_vs_and_seed(tmp_path,
                                                                           monkeypatch):
-    from dashboards import data
+    from gops_records.dashboards import data
 
     calls: list[tuple] = []
     real = data.scout

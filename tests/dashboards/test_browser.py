@@ -21,9 +21,9 @@ from club_fixture import (
     build_hostile_db,
 )
 
-from dashboards.text import WORD_JOINER
+from gops_records.dashboards.text import WORD_JOINER
 from gops_records.importer import import_paths
-from pipelines.screenshots import (
+from gops_records.pipelines.screenshots import (
     CHROMIUM,
     dashboard_server,
     launch_chromium,

@@ -11,7 +11,7 @@ import altair as alt
 import polars as pl
 import pytest
 
-from dashboards import charts
+from gops_records.dashboards import charts
 
 HABITS = pl.DataFrame({
     "habit": ["exact_prize", "highest_remaining"] * 2, "phase": ["all", "all", "early", "early"],

@@ -12,7 +12,7 @@ import pytest
 from club_fixture import EVIL_LINK, HOSTILE, HOSTILE_PLAYER, write_records
 from streamlit.testing.v1 import AppTest
 
-from dashboards.text import escape_md
+from gops_records.dashboards.text import escape_md
 from gops_records.importer import import_paths
 from gops_records.scouting.report import MIN_GAMES
 

@@ -6,7 +6,7 @@ import datetime as dt
 
 import polars as pl
 
-from dashboards.pages_session import best_of_results, leaders, winners_line
+from gops_records.dashboards.pages_session import best_of_results, leaders, winners_line
 
 DAY = dt.date(2026, 3, 6)
 

@@ -1,0 +1,1 @@
+"""The DuckDB store: schema and migrations, connections, the bulk loader, files read."""
