@@ -21,10 +21,18 @@ tools can be checked against a known truth:
 ========================  =====================================================
 
 The registry :data:`BOTS` maps each name to a ready bot.
+
+The variants of the Dutch rules: with bids of several cards (``profile.bid_cards`` k > 1) a
+bot bids k cards (:meth:`Bot.bid_cards`): each personality aims at a strength (the prize
+bot: the prize, so it bids the k cards whose sum is nearest the prize) and bids the k cards
+of its hand whose sum is nearest it; random-minded bots draw k cards. With open prizes a
+bot bids one card as if the prize were the best one in the row (``Situation.row``), and the
+winner takes the best one (:meth:`Bot.take`).
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from abc import ABC, abstractmethod
@@ -53,6 +61,8 @@ class Situation(NamedTuple):
     offer, carried ones first and this round's prize last; ``carried`` is the value that
     ties carried into this round. ``upcoming`` is the prize cards still in the pile (not
     this round's prize), ascending. ``scores`` are in seat order; ``seat`` is the bidder's.
+    With open prizes ``row`` is the row on offer (in the order revealed), ``prize`` and
+    ``pool_value`` its best prize and ``pool`` the row.
     """
 
     prize: int
@@ -66,6 +76,14 @@ class Situation(NamedTuple):
     scores: tuple[int, ...]
     seat: int
     profile: RuleProfile
+    row: tuple[int, ...] = ()
+
+
+def nearest_sum(hand: tuple[int, ...], k: int, target: float) -> tuple[int, ...]:
+    """The k cards of ``hand`` whose sum is nearest ``target`` (of two as near, the lower
+    sum; of equal sums, the first in ascending order)."""
+    best = min(itertools.combinations(hand, k), key=lambda c: (abs(sum(c) - target), sum(c)))
+    return tuple(best)
 
 
 class Bot(ABC):
@@ -85,6 +103,24 @@ class Bot(ABC):
     @abstractmethod
     def bid(self, s: Situation, rng: random.Random) -> int:
         """The card to bid; always one of ``s.hand``."""
+
+    def bid_cards(self, s: Situation, rng: random.Random) -> tuple[int, ...]:
+        """The cards to bid: ``(bid(s),)`` in a game of one-card bids, else
+        ``s.profile.bid_cards`` different cards of ``s.hand`` (the k whose sum is nearest
+        :meth:`strength`)."""
+        k = s.profile.bid_cards
+        if k == 1:
+            return (self.bid(s, rng),)
+        return nearest_sum(s.hand, k, self.strength(s, rng))
+
+    def strength(self, s: Situation, rng: random.Random) -> float:
+        """The strength a bid of several cards aims at (the prize, unless a personality
+        says otherwise)."""
+        return s.prize
+
+    def take(self, s: Situation, row: tuple[int, ...]) -> int:
+        """The prize taken from an open row after winning a round: the best one."""
+        return max(row)
 
     def __repr__(self) -> str:
         return f"<bot {self.name}>"
@@ -109,6 +145,10 @@ class RandomBot(Bot):
     def bid(self, s: Situation, rng: random.Random) -> int:
         return s.hand[rng.randrange(len(s.hand))]
 
+    def bid_cards(self, s: Situation, rng: random.Random) -> tuple[int, ...]:
+        k = s.profile.bid_cards
+        return (self.bid(s, rng),) if k == 1 else tuple(sorted(rng.sample(s.hand, k)))
+
 
 @dataclass(frozen=True, slots=True, repr=False)
 class PrizeBot(Bot):
@@ -132,6 +172,9 @@ class PrizePlusOneBot(Bot):
         target = s.prize + 1
         return target if target in s.hand else s.hand[0]
 
+    def strength(self, s: Situation, rng: random.Random) -> float:
+        return s.prize + 1
+
 
 @dataclass(frozen=True, slots=True, repr=False)
 class SaverBot(Bot):
@@ -149,7 +192,18 @@ class SaverBot(Bot):
         n_cards = len(s.hand)
         if n_prizes != n_cards:  # never in a normal game: scale the rank to the hand
             rank = round(rank * (n_cards - 1) / max(1, n_prizes - 1))
-        return s.hand[rank]
+        return s.hand[min(rank, n_cards - 1)]
+
+    def strength(self, s: Situation, rng: random.Random) -> float:
+        """The lowest cards on the bottom third of the prizes, else the strength placed
+        between its weakest and its strongest bid as the prize ranks among the prizes."""
+        rank = sum(1 for p in s.upcoming if p < s.prize)
+        n_prizes = len(s.upcoming) + 1
+        k = s.profile.bid_cards
+        low, high = sum(s.hand[:k]), sum(s.hand[-k:])
+        if 3 * rank < n_prizes:
+            return low
+        return low + (high - low) * rank / max(1, n_prizes - 1)
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -171,6 +225,15 @@ class ChaserBot(Bot):
             return s.hand[-1]
         return s.hand[rng.randrange(min(self.low_spread, len(s.hand)))]
 
+    def bid_cards(self, s: Situation, rng: random.Random) -> tuple[int, ...]:
+        """Its k highest cards on a big pool, else k drawn from its lowest k + 2."""
+        k = s.profile.bid_cards
+        if k == 1:
+            return (self.bid(s, rng),)
+        if s.pool_value >= self.threshold(s.profile):
+            return s.hand[-k:]
+        return tuple(sorted(rng.sample(s.hand[:k + self.low_spread - 1], k)))
+
 
 @dataclass(frozen=True, slots=True, repr=False)
 class NoisyBot(Bot):
@@ -185,6 +248,14 @@ class NoisyBot(Bot):
         if rng.random() < self.p_random:
             return s.hand[rng.randrange(len(s.hand))]
         return nearest(s.hand, round(s.prize + rng.gauss(0.0, self.sd)))
+
+    def bid_cards(self, s: Situation, rng: random.Random) -> tuple[int, ...]:
+        k = s.profile.bid_cards
+        if k == 1:
+            return (self.bid(s, rng),)
+        if rng.random() < self.p_random:
+            return tuple(sorted(rng.sample(s.hand, k)))
+        return nearest_sum(s.hand, k, s.prize + rng.gauss(0.0, self.sd))
 
 
 #: Every personality, by name.

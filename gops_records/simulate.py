@@ -28,9 +28,9 @@ from typing import TextIO
 from gops_records.bots import BOTS, Bot, Personality, Situation
 from gops_records.cards import SEATS, Seat, Suit, card_text
 from gops_records.errors import CardNotInHand
-from gops_records.notation import CardToken, GameRecord, RoundRecord, write_game
+from gops_records.notation import Bid, BidToken, CardToken, GameRecord, RoundRecord, write_game
 from gops_records.notation.writer import format_result
-from gops_records.rules import Game, PrizeOrder, RuleProfile
+from gops_records.rules import Game, PrizeOrder, RoundResult, RuleProfile, resolve
 
 # -- players ---------------------------------------------------------------------------
 
@@ -141,10 +141,15 @@ def play_game(profile: RuleProfile, bots: Sequence[Bot], rng: random.Random,
 
     ``prizes`` fixes the reveal order (default: :func:`prize_pile`, which is legal by
     construction). Each bid is checked against the bidder's hand here (a bot that bids a
-    card it does not hold raises :class:`~gops_records.errors.CardNotInHand`), so the
-    rounds are applied through the engine's unchecked path, which is what makes bulk
-    simulation fast; prizes given by the caller are checked with
-    :meth:`Game.play_round`.
+    card it does not hold, or the wrong number of cards, raises
+    :class:`~gops_records.errors.CardNotInHand`), so the rounds are applied through the
+    engine's unchecked path, which is what makes bulk simulation fast; prizes given by
+    the caller are checked with :meth:`Game.play_round`.
+
+    Bids of several cards: each bot bids ``profile.bid_cards`` cards a round, for
+    floor(N / k) rounds. Open prizes: each round the row is topped up from the pile, each
+    bot bids one card, and the winner takes the prize of the row it chooses
+    (:meth:`Bot.take`).
     """
     if len(bots) != profile.players:
         raise ValueError(f"{profile.players} players need {profile.players} bots, "
@@ -155,29 +160,59 @@ def play_game(profile: RuleProfile, bots: Sequence[Bot], rng: random.Random,
     seats = range(profile.players)
     hands = [list(range(1, profile.cards + 1)) for _ in seats]
     upcoming = sorted(pile)
-    for round_no, prize in enumerate(pile, start=1):
-        upcoming.remove(prize)
+    opened = profile.is_open
+    for round_no in range(1, profile.rounds + 1):
         carried = game.carried
-        pool = (*game.pool, prize)
+        if opened:
+            count = game.to_reveal()
+            revealed, pile = tuple(pile[:count]), pile[count:]
+            row = (*game.row, *revealed)
+            for prize in revealed:
+                upcoming.remove(prize)
+            prize = max(row)
+            pool, value = row, prize
+            ahead = tuple(sorted([*upcoming, *row]))
+            ahead = ahead[:ahead.index(prize)] + ahead[ahead.index(prize) + 1:]
+        else:
+            prize = pile[round_no - 1]
+            upcoming.remove(prize)
+            row = ()
+            pool, value = (*game.pool, prize), carried + prize
+            ahead = tuple(upcoming)
         held = [tuple(h) for h in hands]
-        up = tuple(upcoming)
         scores = tuple(game.scores)
-        bids = []
+        bids: list[tuple[int, ...]] = []
+        situations = []
         for seat in seats:
             hand = held[seat]
-            situation = Situation(prize, pool, carried + prize, carried, round_no, hand,
-                                  (*held[:seat], *held[seat + 1:]), up, scores, seat, profile)
-            bid = bots[seat].bid(situation, rng)
-            if bid not in hand:
+            situation = Situation(prize, pool, value, carried, round_no, hand,
+                                  (*held[:seat], *held[seat + 1:]), ahead, scores, seat,
+                                  profile, row)
+            cards = bots[seat].bid_cards(situation, rng)
+            if len(cards) != profile.bid_cards or len(set(cards)) != len(cards) or \
+                    any(c not in hand for c in cards):
+                what = (f"{cards[0]!r}, which is not in its hand" if profile.bid_cards == 1
+                        and len(cards) == 1 else f"{list(cards)!r}, which is not "
+                        f"{profile.bid_cards} different cards of its hand")
                 raise CardNotInHand(f"bot {bots[seat].name} in seat {Seat.at(seat).value} "
-                                    f"bids {bid!r}, which is not in its hand {list(hand)}",
-                                    seat=seat, card=bid)
-            hands[seat].remove(bid)
-            bids.append(bid)
-        if checked:
-            game.play_round(prize, bids)
+                                    f"bids {what} {list(hand)}", seat=seat,
+                                    card=cards[0] if cards else None)
+            for card in cards:
+                hands[seat].remove(card)
+            bids.append(cards)
+            situations.append(situation)
+        round_bids: tuple = tuple(b[0] for b in bids) if profile.bid_cards == 1 else tuple(bids)
+        if opened:
+            winner = resolve(round_bids)
+            taken = bots[winner].take(situations[winner], row) if winner is not None else None
+            if checked:
+                game.play_round(revealed, round_bids, taken)
+            else:
+                game.play_unchecked(revealed, round_bids, taken)
+        elif checked:
+            game.play_round(prize, round_bids)
         else:
-            game.play_unchecked(prize, tuple(bids))
+            game.play_unchecked(prize, round_bids)
     return game
 
 
@@ -188,8 +223,9 @@ _BID_TOKENS = [[CardToken(r, Seat.at(s).suit) for r in range(14)] for s in range
 def game_tags(game: Game, tags: dict[str, str] | None = None) -> dict[str, str]:
     """``tags`` plus the rule tags and the Result tag of a played game.
 
-    TieRule is always written, Cards only when not 13, PrizeOrder only when not shuffled;
-    Result is the points in seat order, or ``*`` for an unfinished game.
+    TieRule is always written, Cards only when not 13, PrizeOrder only when not shuffled,
+    BidCards and OpenPrizes only in their variants; Result is the points in seat order, or
+    ``*`` for an unfinished game.
     """
     p = game.profile
     tags = dict(tags or {})
@@ -198,16 +234,30 @@ def game_tags(game: Game, tags: dict[str, str] | None = None) -> dict[str, str]:
         tags["Cards"] = str(p.cards)
     if p.prize_order is not PrizeOrder.SHUFFLED:
         tags["PrizeOrder"] = p.prize_order.value
+    if p.bid_cards != 1:
+        tags["BidCards"] = str(p.bid_cards)
+    if p.open_prizes is not None:
+        tags["OpenPrizes"] = str(p.open_prizes)
     tags["Result"] = format_result(game.scores) if game.is_over else "*"
     return tags
 
 
+def _bid(seat: int, cards: tuple[int, ...]) -> Bid:
+    tokens = [_BID_TOKENS[seat][c] for c in cards]
+    return tokens[0] if len(tokens) == 1 else BidToken(tuple(tokens))
+
+
+def _round(r: RoundResult, open_prizes: bool) -> RoundRecord:
+    bids = tuple(_bid(s, cards) for s, cards in enumerate(r.cards))
+    if not open_prizes:
+        return RoundRecord(_PRIZE_TOKENS[r.prize], bids)
+    return RoundRecord(_PRIZE_TOKENS[r.taken] if r.taken else None, bids,
+                       revealed=tuple(_PRIZE_TOKENS[p] for p in r.revealed))
+
+
 def record_of(game: Game, tags: dict[str, str] | None = None) -> GameRecord:
     """The record of a played game: :func:`game_tags`, the rounds and the result."""
-    rounds = tuple(
-        RoundRecord(_PRIZE_TOKENS[r.prize],
-                    tuple(_BID_TOKENS[s][b] for s, b in enumerate(r.bids)))
-        for r in game.history)
+    rounds = tuple(_round(r, game.profile.is_open) for r in game.history)
     return GameRecord(game_tags(game, tags), rounds,
                       tuple(game.scores) if game.is_over else None)
 
@@ -248,6 +298,12 @@ class Defect(StrEnum):
         """The validation code the defect must produce (and the only one it produces)."""
         return _DEFECT_CODES[self]
 
+    def fits(self, profile: RuleProfile) -> bool:
+        """Whether the defect gives its one code in a game of ``profile``: with open prizes
+        a changed bid or prize also changes who takes what, so only the defects that leave
+        the rounds' play alone are made."""
+        return not profile.is_open or self in _OPEN_DEFECTS
+
     def profile_for(self, profile: RuleProfile) -> RuleProfile:
         """A profile close to ``profile`` that a game needs for this defect to be possible."""
         if self is Defect.UNKNOWN_CARD and profile.cards == 13:
@@ -268,6 +324,10 @@ _DEFECT_CODES = {
     Defect.BAD_DATE: "tag-value",
     Defect.PRIZE_ORDER: "prize-order",
 }
+
+
+_OPEN_DEFECTS = frozenset({Defect.WRONG_RESULT, Defect.TRUNCATED, Defect.WRONG_SUIT,
+                           Defect.SYNTAX, Defect.BAD_DATE})
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,13 +360,17 @@ def break_record(record: GameRecord, defect: Defect, rng: random.Random) -> Brok
 
     The broken text fails validation with ``defect.code`` and with no other code.
     UNKNOWN_CARD needs a game of fewer than 13 cards and PRIZE_ORDER one with a fixed
-    prize order (see :meth:`Defect.profile_for`); ValueError otherwise.
+    prize order (see :meth:`Defect.profile_for`); in a game with open prizes only the
+    defects that leave the play alone can be made (:meth:`Defect.fits`); ValueError
+    otherwise.
     """
     rounds = record.rounds
     n = len(rounds)
     players = len(rounds[0].bids)
     if n < 3:
         raise ValueError("a record needs at least 3 rounds to be broken")
+    if rounds[0].revealed is not None and defect not in _OPEN_DEFECTS:
+        raise ValueError(f"a {defect.value} defect cannot be made in a game with open prizes")
     k = rng.randrange(1, n)  # 0-based round to spoil, never the first
     seat = rng.randrange(players)
     seat_name = SEATS[seat]
@@ -344,11 +408,13 @@ def break_record(record: GameRecord, defect: Defect, rng: random.Random) -> Brok
         seat = rng.randrange(min(players, 3))  # D's suit is not checked
         lines, i = _round_line(write_game(record), k + 1)
         tokens = lines[i].split(" ")
-        bid = tokens[2 + seat]
+        first = 2 if rounds[k].revealed is None else \
+            next(t for t, text in enumerate(tokens) if text.endswith(")")) + 1
+        bid = tokens[first + seat]
         own = Seat.at(seat).suit
         other = Seat.at(1 - seat if seat < 2 else 0).suit
         assert own is not None and other is not None
-        tokens[2 + seat] = bid[:-1] + other.symbol
+        tokens[first + seat] = bid[:-1] + other.symbol
         lines[i] = " ".join(tokens)
         return BrokenRecord(defect, "\n".join(lines),
                             f"round {k + 1}: {seat_name}'s bid is written as "
@@ -364,7 +430,7 @@ def break_record(record: GameRecord, defect: Defect, rng: random.Random) -> Brok
             raise ValueError("an unknown card needs a game of fewer than 13 cards")
         bad = rng.randint(cards + 1, 13)
         bids = list(rounds[k].bids)
-        bids[seat] = _BID_TOKENS[seat][bad]
+        bids[seat] = _bid(seat, (bad, *(c.rank for c in bids[seat].cards[1:])))
         broken = _with_round(record, k, replace(rounds[k], bids=tuple(bids)))
         return BrokenRecord(defect, write_game(broken),
                             f"round {k + 1}: {seat_name} bids {card_text(bad, None)} in a "
@@ -401,7 +467,7 @@ def broken_records(count: int, seed: int, profile: RuleProfile | None = None,
     rng = random.Random(seed)
     profile = profile or RuleProfile()
     pool = roster(bots)
-    defects = _defect_cycle(rng)
+    defects = _defect_cycle(rng, profile)
     out = []
     for i in range(count):
         defect = next(defects)
@@ -412,9 +478,9 @@ def broken_records(count: int, seed: int, profile: RuleProfile | None = None,
     return out
 
 
-def _defect_cycle(rng: random.Random) -> Iterator[Defect]:
+def _defect_cycle(rng: random.Random, profile: RuleProfile | None = None) -> Iterator[Defect]:
     while True:
-        order = list(Defect)
+        order = [d for d in Defect if profile is None or d.fits(profile)]
         rng.shuffle(order)
         yield from order
 
@@ -459,7 +525,7 @@ def _evening(evening: Evening,
         by_personality.setdefault(p.personality, []).append(p)
     total = evening.games + evening.broken
     broken_at = set(rng.sample(range(total), evening.broken)) if evening.broken else set()
-    defects = _defect_cycle(rng)
+    defects = _defect_cycle(rng, profile)
     base_tags = {"Event": evening.event, "Site": evening.site, "Date": gops_date(evening.date)}
     number = 0
     match = 0

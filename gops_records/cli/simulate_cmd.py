@@ -31,6 +31,13 @@ def simulate(
                                        help="Cards per suit (rounds per game).")] = 13,
     prize_order: Annotated[PrizeOrder, typer.Option("--prize-order", help="Order of the "
                                                     "prize pile.")] = PrizeOrder.SHUFFLED,
+    bid_cards: Annotated[int, typer.Option("--bid-cards", min=1, max=3, help="Cards in every "
+                                           "bid (1-3); a game has floor(cards / k) rounds "
+                                           "([BidCards \"k\"]).")] = 1,
+    open_prizes: Annotated[int | None, typer.Option(
+        "--open-prizes", metavar="K", min=2, max=13, show_default=False,
+        help="Play with a row of K face-up prizes ([OpenPrizes \"K\"]); does not combine "
+        "with --bid-cards.")] = None,
     bots: Annotated[str | None, typer.Option(
         "--bots", metavar="NAMES", help="Comma-separated personalities to draw players from "
         f"({', '.join(BOTS)}); default: all.", show_default=False)] = None,
@@ -58,6 +65,8 @@ def simulate(
         gops simulate --games 500 --seed 7 --players 3 --out club.gops
 
         gops simulate -n 2000 --seed 1 --bots prize,random --tie-rule discard
+
+        gops simulate -n 200 --bid-cards 2    or    gops simulate -n 200 --open-prizes 3
     """
     names = None
     if bots is not None:
@@ -74,7 +83,13 @@ def simulate(
         fail(f"--start {start!r} is not a date like 2025-01-06")
     if broken and cards < 3:
         fail("broken records need games of at least 3 cards")
-    profile = RuleProfile(cards, players, tie_rule, prize_order)
+    try:
+        profile = RuleProfile(cards, players, tie_rule, prize_order, bid_cards, open_prizes)
+    except GopsError as exc:
+        fail(f"{exc} (--cards {cards}, --bid-cards {bid_cards}"
+             + (f", --open-prizes {open_prizes})" if open_prizes is not None else ")"))
+    if broken and profile.rounds < 3:
+        fail("broken records need games of at least 3 rounds")
     if out is not None and str(out) == "-":
         out = None
     try:
@@ -106,6 +121,10 @@ def describe(summary: SimulationSummary, profile: RuleProfile, seed: int,
         what += f" + {summary.broken:,} broken ({kinds})"
     rules = (f"{profile.players} players, {profile.cards} cards, tie rule "
              f"{profile.tie_rule.value}, prizes {profile.prize_order.value}")
+    if profile.bid_cards > 1:
+        rules += f", bids of {profile.bid_cards} cards ({profile.rounds} rounds)"
+    if profile.open_prizes is not None:
+        rules += f", a row of {profile.open_prizes} open prizes"
     evenings = f"{summary.evenings:,} club evening" + ("" if summary.evenings == 1 else "s")
     lines = [f"gops simulate: {what} in {evenings}; {rules}; "
              f"seed {seed}",
