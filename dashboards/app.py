@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import streamlit as st
-
 from gops_records.dashboards import data
 from gops_records.dashboards.pages_game import P_GAME
 from gops_records.dashboards.pages_h2h import P_PAIR
@@ -33,6 +32,7 @@ from gops_records.dashboards.ui import (
     WIDGET_KEYS,
     clear_filters,
 )
+
 from gops_records.analytics.filters import (
     P_EVENT,
     P_FINISHED,

@@ -25,8 +25,8 @@ from typing import Any, ParamSpec, TypeVar
 import duckdb
 import polars as pl
 import streamlit as st
-
 from gops_records.dashboards.text import escape_md
+
 from gops_records import analytics
 from gops_records import rejects as quarantine_lib
 from gops_records.analytics.filters import Filters

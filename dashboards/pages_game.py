@@ -13,9 +13,9 @@ from urllib.parse import urlencode
 
 import polars as pl
 import streamlit as st
-
 from gops_records.dashboards import charts, data, ui
 from gops_records.dashboards.text import escape_md
+
 from gops_records.analytics import GameDetail
 from gops_records.analytics.games import game_ref, game_ref_expr
 from gops_records.cards import MAX_RANK, rank_name

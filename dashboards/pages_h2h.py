@@ -11,7 +11,6 @@ from dataclasses import replace
 
 import polars as pl
 import streamlit as st
-
 from gops_records.dashboards import charts, data, ui
 from gops_records.dashboards.pages_game import game_table
 from gops_records.dashboards.text import escape_md

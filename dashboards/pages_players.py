@@ -10,7 +10,6 @@ it changes.
 from __future__ import annotations
 
 import streamlit as st
-
 from gops_records.dashboards import charts, data, ui
 from gops_records.dashboards.pages_game import game_table
 from gops_records.dashboards.text import escape_md

@@ -12,10 +12,10 @@ import datetime as dt
 
 import polars as pl
 import streamlit as st
-
 from gops_records.dashboards import charts, data, printable, ui
 from gops_records.dashboards.pages_game import game_table
 from gops_records.dashboards.text import escape_md
+
 from gops_records.analytics import evening_filters
 
 P_EVENING = "evening"
@@ -87,6 +87,12 @@ def pick_evening(view: data.View) -> tuple[data.View, str | None]:
         return view, None
     row = rows[choice]
     return view.with_filters(evening_filters(view.filters, row["date"], row["event"])), choice
+
+
+def _all_evenings() -> None:
+    """The *All evenings* button: widen the picker to every evening in view."""
+    st.session_state["evening_pick"] = ALL_EVENINGS
+    st.session_state["evening_latest"] = False
 
 
 def _picked_evening() -> None:
@@ -265,11 +271,15 @@ def main() -> None:
     results = data.match_results(shown, MATCHES_SHOWN + 1)  # one more: were any left out?
     if evening is not None:
         show_callout(evening, table, results)
+        row = st.container(horizontal=True, gap="small")
+        row.button("All evenings", key="all_evenings", on_click=_all_evenings,
+                   icon=":material/unfold_more:", type="tertiary",
+                   help="Widen the page to every evening the filters keep")
         ui.download("Printable results (HTML)",
                     lambda: printable.session_page(evening, winners_line(table, results)
                                                    if not table.is_empty() else "",
                                                    table, results).encode("utf-8"),
-                    f"gops-{ui.slug(evening)}.html", "text/html", "printable_session")
+                    f"gops-{ui.slug(evening)}.html", "text/html", "printable_session", row)
     show_overview(data.overview(shown))
     show_standings(table)
     show_matches(results, one_evening=evening is not None)

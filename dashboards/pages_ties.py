@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import streamlit as st
-
 from gops_records.dashboards import charts, data, ui
 from gops_records.dashboards.pages_game import game_table
 

@@ -15,7 +15,6 @@ from collections.abc import Callable
 import altair as alt
 import polars as pl
 import streamlit as st
-
 from gops_records.dashboards import charts, data
 
 #: Session-state keys of the sidebar widgets.

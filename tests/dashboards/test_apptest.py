@@ -20,11 +20,11 @@ from club_fixture import (
     SCOUT_GAMES,
     build_club_db,
 )
-from streamlit.testing.v1 import AppTest
-
 from gops_records.dashboards import charts
 from gops_records.dashboards.pages_session import STANDINGS_WIDTHS
 from gops_records.dashboards.text import escape_md
+from streamlit.testing.v1 import AppTest
+
 from gops_records.analytics.games import game_ref
 from gops_records.analytics.stats import wilson
 from gops_records.importer import import_paths
@@ -181,6 +181,10 @@ def test_session_widens_to_all_evenings(club_db, monkeypatch):
     # back to the latest evening: the parameter leaves the URL
     at.selectbox(key="evening_pick").select(FRIDAY).run()
     assert "evening" not in at.query_params and metrics(at)["Games"] == "3"
+    # the button beside the winners widens to all evenings too
+    at.button(key="all_evenings").click().run()
+    assert at.selectbox(key="evening_pick").value == "all"
+    assert at.query_params["evening"] == "all" and metrics(at)["Games"] == "6"
 
 
 def test_session_of_an_earlier_evening_from_the_url(club_db, monkeypatch):

@@ -20,9 +20,7 @@ from club_fixture import (
     build_club_db,
     build_hostile_db,
 )
-
 from gops_records.dashboards.text import WORD_JOINER
-from gops_records.importer import import_paths
 from gops_records.pipelines.screenshots import (
     CHROMIUM,
     dashboard_server,
@@ -31,6 +29,8 @@ from gops_records.pipelines.screenshots import (
     sample_db,
     wait_drawn,
 )
+
+from gops_records.importer import import_paths
 
 pytestmark = [
     pytest.mark.browser,

@@ -10,7 +10,6 @@ import re
 import altair as alt
 import polars as pl
 import pytest
-
 from gops_records.dashboards import charts
 
 HABITS = pl.DataFrame({

@@ -8,10 +8,10 @@ import html
 import polars as pl
 import pytest
 from club_fixture import EVIL_LINK, HOSTILE_PLAYER
-from markdown_it import MarkdownIt
-
 from gops_records.dashboards import data, printable
 from gops_records.dashboards.text import WORD_JOINER, escape_md
+from markdown_it import MarkdownIt
+
 from gops_records.analytics import Filters
 
 HOSTILE = [HOSTILE_PLAYER, "Evil `code` night", "1` [x](http://evil.example) `",
