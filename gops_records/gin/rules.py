@@ -225,9 +225,9 @@ class GinHand:
     def hand(self, seat: Seat) -> tuple[Card, ...]:
         return cards_of(self.hands[seat])
 
-    @property
-    def responder(self) -> Seat:
-        return self.to_play
+    def unseen_cards(self) -> tuple[Card, ...]:
+        """The cards still in the stock (their order is not known to the engine)."""
+        return cards_of(self.unseen)
 
     def legal_actions(self) -> list[Action]:
         """Every legal action, with going out and the response in their best arrangement.
