@@ -16,6 +16,7 @@ the fourth card of a set (ambiguity 5).
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
@@ -97,6 +98,47 @@ def as_meld(cards: tuple[int, ...] | list[int], order: RunOrder) -> Meld | None:
             return Meld(MeldKind.RUN, tuple(
                 Card.of(order.rank_at(start + k), suit) for k in range(length)))
     return None
+
+
+def _longest_block(positions: set[int], order: RunOrder) -> set[int]:
+    """The longest run of consecutive positions (wrapping when circular); first on a tie."""
+    best: set[int] = set()
+    for start in sorted(positions):
+        if order.wraps and (start - 1) % RANKS in positions and len(positions) < RANKS:
+            continue  # not the start of a block on the circle
+        block = {start}
+        while (nxt := (start + len(block)) % RANKS if order.wraps else
+               start + len(block)) in positions and nxt not in block:
+            block.add(nxt)
+        if len(block) > len(best):
+            best = block
+    return best
+
+
+def breaking_card(cards: tuple[int, ...] | list[int], order: RunOrder) -> Card | None:
+    """The written card that keeps ``cards`` from being a meld, to point a problem at it.
+
+    None when they are a meld. A repeated card is its second copy. Otherwise the cards
+    are read as the meld most of them agree on: a set of their commonest rank, or a run
+    of the longest block of consecutive cards of one suit (the set on a tie); the first
+    written card outside it breaks the meld: ``(4♠ 5♠ 7♠)``: 7♠; ``(8♥ 8♣ 2♥)``: 2♥;
+    ``(K♦ A♦ 2♦)`` under ace-high: 2♦. Too few cards are broken by the last one."""
+    cards = [CARDS[c] for c in cards]
+    if not cards or as_meld(cards, order) is not None:
+        return None
+    for i, card in enumerate(cards):
+        if card in cards[:i]:
+            return card
+    rank, in_set = Counter(c.rank for c in cards).most_common(1)[0]
+    run: set[Card] = set()
+    for suit in {c.suit for c in cards}:
+        of_suit = [c for c in cards if c.suit == suit]
+        block = _longest_block({order.position(c.rank) for c in of_suit}, order)
+        if len(block) > len(run):
+            run = {c for c in of_suit if order.position(c.rank) in block}
+    keep = {c for c in cards if c.rank == rank} if in_set >= len(run) else run
+    outside = [c for c in cards if c not in keep]
+    return outside[0] if outside else cards[-1]
 
 
 class MeldIndex:

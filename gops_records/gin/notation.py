@@ -274,6 +274,14 @@ class _Reader:
     def turn(self, hand: _Hand) -> None:
         first = self.peek()
         assert first is not None
+        played = len(hand.turns)
+        self.read_turn(hand, first)
+        if hand.response is not None and len(hand.turns) > played:
+            hand.turns.pop()
+            hand.problem("a turn after the answer to going out: the hand is over, end it "
+                         "with its points", first.span, "wall")
+
+    def read_turn(self, hand: _Hand, first: _Tok) -> None:
         number = seat = None
         seat_span = None
         if (m := _NUMBER.fullmatch(first.text)) and first.kind == "word":
@@ -350,6 +358,8 @@ class _Reader:
                 card = parse_card(card_tok.text)
                 layoffs.append(card)
                 cards.append((card, card_tok.span))
+            if (dash := self.peek()) is not None and dash.kind == "word" and dash.text == "-":
+                self.next()  # ends the layoffs when deadwood follows without melds
         comments: list[str] = []
         melds, unmatched = self.spread(hand, cards, comments)
         if seat is None:
@@ -448,6 +458,8 @@ def write_hand(hand: HandRecord) -> str:
     if hand.response is not None:
         r = hand.response
         words = [r.seat.value] + (["off", cards_text(r.layoffs)] if r.layoffs else [])
+        if r.layoffs and not r.melds and r.unmatched:
+            words.append("-")  # else the deadwood would read as more layoffs
         lines.append("   " + " ".join(words + _spread(r.melds, r.unmatched)
                                       + _comments(r.comments)))
     lines.append("*" if hand.result is None else f"{hand.result[0]}-{hand.result[1]}")

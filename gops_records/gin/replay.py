@@ -4,7 +4,8 @@
 ``deal`` or ``tag-value`` problem stops there), then each turn and the answer to going
 out become engine actions; the first illegal one is reported with its stable code at the
 token it concerns, and the replay of that hand stops (the state after an illegal turn is
-not defined). A finished hand's points are compared with the terminator
+not defined). A hand the reader found a problem in is not played past its deal. A
+finished hand's points are compared with the terminator
 (``result-mismatch``); points written for an unfinished hand are ``incomplete``.
 """
 
@@ -154,6 +155,12 @@ def _where(err: GinError, where: Located | None) -> Span | None:
         for c, span in where.cards:
             if c == card and span == where.discard:
                 return span
+    if code == "not-a-meld" and card is not None:
+        # the meld's card, not the same card named by the draw before ``knock``/``gin``
+        after = where.out.start if where.out is not None else -1
+        for c, span in where.cards:
+            if c == card and span.start > after:
+                return span
     if card is not None:
         for c, span in where.cards:
             if c == card:
@@ -168,6 +175,10 @@ def replay(record: HandRecord, problems: tuple[Problem, ...] = ()) -> HandReport
     found += setup
     if hand is None:
         return HandReport(record, tuple(found), None, None)
+    if problems:
+        # a turn that could not be read (a stock draw without its card) has no action:
+        # the reader's problem is the report, the turns are not played
+        return HandReport(record, tuple(found), None, hand)
     steps: list[tuple[Seat | None, list[Action] | GinError, Located | None, int | None]] = []
     for number, turn in enumerate(record.turns, 1):
         try:

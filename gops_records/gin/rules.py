@@ -48,7 +48,7 @@ from gops_records.gin.errors import (
     TurnOrder,
     WallError,
 )
-from gops_records.gin.melds import Meld, RunOrder, as_meld, lay_off
+from gops_records.gin.melds import Meld, RunOrder, as_meld, breaking_card, lay_off
 
 
 class Seat(StrEnum):
@@ -391,7 +391,8 @@ class GinHand:
             found = as_meld(meld, self.profile.runs)
             if found is None:
                 raise NotAMeld(f"({cards_text(meld)}) is not a run or a set "
-                               f"(runs: {self.profile.runs})", card=meld[0] if meld else None)
+                               f"(runs: {self.profile.runs})",
+                               card=breaking_card(meld, self.profile.runs))
             checked.append(found)
         if len(set(written)) != len(written) or mask_of(written) != mask:
             twice = sorted({c for c in written if written.count(c) > 1})
