@@ -143,8 +143,13 @@ def explain_empty(run: Session) -> None:
 def page_session(run: Session, f: Filters, picks: Picks) -> None:
     if run("overview", analytics.overview, f)["games"] == 0:
         return explain_empty(run)
+    # The page opens on the latest evening in view (EVENINGS_LISTED newest are listed).
+    listed = run("evenings", analytics.evenings, f, 200)
+    if not listed.is_empty():
+        f = analytics.evening_filters(f, listed["date"][0], listed["event"][0])
     run("standings", analytics.standings, f)
     run("match_results", analytics.match_results, f, 200 + 1)  # MATCHES_SHOWN + 1
+    run("overview", analytics.overview, f)
     run("largest_pools", analytics.largest_pools, f, 10)
     run("games", analytics.list_games, f, 500, None)  # NOTABLE_FROM
 
@@ -153,7 +158,8 @@ def page_players(run: Session, f: Filters, picks: Picks) -> None:
     names = run("players", analytics.list_players, f)
     if not names:
         return explain_empty(run)
-    player = picks.player if picks.player in names else names[0]
+    filtered = [name for name in f.players if name in names]  # the filter's player first
+    player = picks.player if picks.player in names else (filtered or names)[0]
     run("bidding", analytics.player_bidding, f, player)
     run("games", analytics.list_games, f, 200, player)
 
@@ -198,6 +204,16 @@ def _shaped(con, f: Filters) -> list:
                                   analytics.unclaimed_per_game_of)]
 
 
+def default_pair(table, players: tuple[str, ...]) -> tuple[str, str]:
+    """dashboards/pages_h2h.py default_pair: the filter's player and their most frequent
+    opponent, else the pair with the most games."""
+    for name in players:
+        mine = table.filter(table["player"] == name)
+        if not mine.is_empty():
+            return name, mine["opponent"][0]
+    return table["player"][0], table["opponent"][0]
+
+
 def page_h2h(run: Session, f: Filters, picks: Picks) -> None:
     table = run("head_to_head", analytics.head_to_head, f)
     if table.is_empty():
@@ -205,7 +221,7 @@ def page_h2h(run: Session, f: Filters, picks: Picks) -> None:
         return None
     names = set(table["player"])
     a, b = (picks.pair if picks.pair and set(picks.pair) <= names
-            else (table["player"][0], table["opponent"][0]))
+            else default_pair(table, f.players))
     if a != b:
         run("games", analytics.list_games, replace(f, players=(b,)), 200, a)
     return None
