@@ -10,9 +10,9 @@ import re
 
 import polars as pl
 import streamlit as st
-
 from gops_records.dashboards import charts, data, ui
 from gops_records.dashboards.text import escape_md
+
 from gops_records import rejects as quarantine_lib
 
 REJECTS_SHOWN = 200

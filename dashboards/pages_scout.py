@@ -17,9 +17,9 @@ import re
 
 import polars as pl
 import streamlit as st
-
 from gops_records.dashboards import charts, data, ui
 from gops_records.dashboards.text import escape_md
+
 from gops_records.scouting import ScoutError, ScoutReport
 from gops_records.scouting.counter import GENERIC
 from gops_records.scouting.features import MAX_GAMES

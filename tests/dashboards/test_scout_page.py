@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 from club_fixture import EVIL_LINK, HOSTILE, HOSTILE_PLAYER, write_records
+from gops_records.dashboards.text import escape_md
 from streamlit.testing.v1 import AppTest
 
-from gops_records.dashboards.text import escape_md
 from gops_records.importer import import_paths
 from gops_records.scouting.report import MIN_GAMES
 
