@@ -4,7 +4,9 @@ Every format can be imported again (.gops and CSV by ``gops import``), and the g
 come back with the same ``game_id``: the id is computed from the tags and cards (see
 docs/schema.md), which both formats carry. CSV carries the known tags only (the round
 log columns); other tags are dropped, and a game that had some gets a new id when its
-CSV is imported. Beside the ``game`` column (the 19-20 digit id, which spreadsheets
+CSV is imported. Round logs have no columns yet for a bid of several cards or an open
+row, so a CSV export of games of those variants is refused (``.gops`` and Parquet carry
+them). Beside the ``game`` column (the 19-20 digit id, which spreadsheets
 mangle into ``1.23E+19``) CSV has ``game_ref``, the game's reference as text
 (:func:`gops_records.analytics.games.game_ref`: ``g`` and 8 hex digits, as the dashboard
 shows it); the import ignores it.
@@ -31,7 +33,7 @@ import duckdb
 
 from gops_records.errors import GopsError
 from gops_records.games_query import GameFilter, check_players, game_ref
-from gops_records.notation import CardToken, GameRecord, RoundRecord, write_game
+from gops_records.notation import BidToken, CardToken, GameRecord, RoundRecord, write_game
 from gops_records.roundlogs import COLUMNS
 from gops_records.store.db import reading, scalar
 
@@ -130,8 +132,16 @@ def _selected(where: str) -> str:
             f"FROM games g WHERE {where}) ")
 
 
-#: A round's bids as a list in seat order (rounds ``r`` of games ``sel``).
-_SEAT_BIDS = "list_slice([r.bid_a, r.bid_b, r.bid_c, r.bid_d], 1, sel.n_players)"
+#: A round's bids as a list in seat order (rounds ``r`` of games ``sel``), each the list
+#: of its cards.
+_SEAT_BIDS = "list_slice([r.cards_a, r.cards_b, r.cards_c, r.cards_d], 1, sel.n_players)"
+#: Games of the variants, which round logs cannot hold yet.
+_VARIANT = "(g.bid_cards > 1 OR g.open_prizes IS NOT NULL)"
+
+
+def _bid(cards: list[int]) -> CardToken | BidToken:
+    tokens = tuple(map(CardToken, cards))
+    return tokens[0] if len(tokens) == 1 else BidToken(tokens)
 
 
 def iter_records(con: duckdb.DuckDBPyConnection, selection: GameFilter | None = None,
@@ -141,20 +151,25 @@ def iter_records(con: duckdb.DuckDBPyConnection, selection: GameFilter | None = 
     where, params = (selection or GameFilter()).where()
     result = con.execute(
         _selected(where) + "SELECT sel.n, CASE WHEN coalesce(r.round_no, 1) = 1 THEN sel.tags "
-        f"END, sel.result, r.prize, {_SEAT_BIDS}, r.comment FROM sel "
+        f"END, sel.result, r.prize, {_SEAT_BIDS}, r.comment, r.revealed, r.taken FROM sel "
         "LEFT JOIN rounds r USING (game_id) ORDER BY sel.n, r.round_no", params)
     current, tags, points, rounds = None, {}, None, []
     while rows := result.fetchmany(batch_rows):
-        for n, game_tags, result_text, prize, bids, comment in rows:
+        for n, game_tags, result_text, prize, bids, comment, revealed, taken in rows:
             if n != current:
                 if current is not None:
                     yield GameRecord(tags, tuple(rounds), points)
                 current, rounds = n, []
                 tags = {t["key"]: t["value"] for t in game_tags}
                 points = tuple(int(x) for x in result_text.split("-")) if result_text else None
-            if prize is not None:
-                rounds.append(RoundRecord(CardToken(prize), tuple(map(CardToken, bids)),
-                                          comment))
+            if prize is None:
+                continue
+            if revealed is None:
+                rounds.append(RoundRecord(CardToken(prize), tuple(map(_bid, bids)), comment))
+            else:  # an open-prize round: what its top-up revealed, and the prize taken
+                rounds.append(RoundRecord(CardToken(taken) if taken else None,
+                                          tuple(map(_bid, bids)), comment,
+                                          revealed=tuple(map(CardToken, revealed))))
     if current is not None:
         yield GameRecord(tags, tuple(rounds), points)
 
@@ -190,6 +205,12 @@ def csv_query(where: str) -> str:
 
 def _write_csv(con: duckdb.DuckDBPyConnection, f: TextIO, selection: GameFilter) -> None:
     where, params = selection.where()
+    variants = scalar(con, f"SELECT count(*) FROM games g WHERE ({where}) AND {_VARIANT}",
+                      params)
+    if variants:
+        raise ExportError(f"{variants:,} of the selected games have bids of several cards or "
+                          "open prizes, which CSV round logs cannot hold yet: export them as "
+                          "gops or parquet")
     result = con.execute(csv_query(where), params)
     writer = csv.writer(f, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)

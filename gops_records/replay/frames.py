@@ -1,5 +1,6 @@
 """Store frames of a replayed chunk, column by column: games, game_players, round_rows,
-rejects (shaped like the DuckDB tables, see docs/schema.md).
+rejects, variant_round_rows (the rounds of games of the variants; shaped like the DuckDB
+tables, see docs/schema.md).
 
 A game's id is the MD5 of its key text (computed in DuckDB, many at once): its tags
 but ``Result``, sorted by name, and the ranks of its rounds, so the same game written
@@ -25,15 +26,17 @@ from gops_records.rules import PRIZE_ORDERS, TIE_RULES
 from gops_records.store.db import SAFE_CONFIG
 from gops_records.store.frames import (
     BID_COLUMNS,
+    CARDS_COLUMNS,
     ERRORS_DTYPE,
     GAMES_SCHEMA,
     PLAYERS_SCHEMA,
     REJECTS_SCHEMA,
     ROUND_ROWS_SCHEMA,
     TAGS_DTYPE,
+    VARIANT_ROUND_ROWS_SCHEMA,
 )
 
-TABLES = ("games", "game_players", "round_rows", "rejects")
+TABLES = ("games", "game_players", "round_rows", "rejects", "variant_round_rows")
 _local = threading.local()
 _SEAT_TEXT = pl.Series(list(SEATS))
 
@@ -67,6 +70,18 @@ def errors_column(per_row: list[list[Problem]] | list[tuple[Problem, ...]]) -> p
          pa.array([p.round for p in flat], pa.int32())],
         names=["code", "message", "line", "column", "round"])
     return pl.Series(pa.ListArray.from_arrays(pa.array(offsets), struct)).cast(ERRORS_DTYPE)
+
+
+def _optional_lists(values: np.ndarray, counts: np.ndarray, valid: np.ndarray) -> pl.Series:
+    """A list column of small ints: ``counts[i]`` of ``values`` (in order) for each row
+    where ``valid``, null elsewhere (``values`` holds the valid rows' items only)."""
+    sizes = np.where(valid, counts, 0)
+    offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    mask = pa.py_buffer(np.packbits(valid, bitorder="little"))
+    array = pa.LargeListArray.from_buffers(
+        pa.large_list(pa.int8()), len(valid), [mask, pa.py_buffer(offsets)],
+        children=[pa.array(np.asarray(values, np.int64).astype(np.int8))])
+    return pl.Series(array)
 
 
 def _lists(values: pa.Array, groups: np.ndarray, n: int) -> pl.Series:
@@ -319,6 +334,9 @@ class ChunkGames:
             "winner": names.gather(np.arange(n) * 4 + winner_seat) if n else names,
             "tags": _lists(struct, tags["at"].to_numpy(), n),
             **self._summary(),
+            "bid_cards": np.maximum(rep.bid_cards[v], 1),
+            "open_prizes": pl.Series(np.maximum(rep.open_prizes[v], 0)).set(
+                pl.Series(rep.open_prizes[v] <= 0), None),
         }).with_columns(
             pl.when(pl.lit(finished)).then(pl.col("unclaimed", "result")),
             pl.when(pl.lit(finished & alone)).then(pl.col("winner")),
@@ -366,7 +384,24 @@ class ChunkGames:
         return frame.cast(PLAYERS_SCHEMA)
 
     def _round_rows(self) -> pl.DataFrame:
-        """The stored part of each round: the pool's cards only where it holds carried ones."""
+        """The rounds of classic games (see :meth:`_all_round_rows`)."""
+        frame, variant = self._all_round_rows
+        if variant is None:
+            return frame
+        return frame.filter(pl.lit(~variant)).select(list(ROUND_ROWS_SCHEMA))
+
+    def _variant_round_rows(self) -> pl.DataFrame:
+        """The rounds of games of the variants, with their own columns."""
+        frame, variant = self._all_round_rows
+        if variant is None:
+            return pl.DataFrame(schema=VARIANT_ROUND_ROWS_SCHEMA)
+        return frame.filter(pl.lit(variant))
+
+    @cached_property
+    def _all_round_rows(self) -> tuple[pl.DataFrame, np.ndarray | None]:
+        """The stored part of each round: the pool's cards only where it holds carried ones
+        (or an open row); with the variants' columns, and which rounds are of games of the
+        variants (None when the chunk has none)."""
         rep, r = self.rep, self._rounds
         s = rep.structure
         # pool starts as indices among these rounds (a pool never spans two games)
@@ -386,18 +421,71 @@ class ChunkGames:
             pa.large_list(pa.int8()), len(r), [valid, pa.py_buffer(offsets)],
             children=[pa.array(rep.prize[r][flat].astype(np.int8))])
         players = rep.players[s.round_game[r]]
+        games = s.round_game[r]
+        variant = (rep.bid_cards[games] != 1) | (rep.open_prizes[games] != 0)
+        opened = s.open_round[r] if len(r) else np.zeros(0, bool)
+        if opened.any():  # an open row's cards are its pool
+            pool = self._row_cards(r, opened, pool)
         frame = pl.DataFrame({
             "game_id": self._ids.gather(self._round_game), "round_no": s.round_no[r],
             "prize": rep.prize[r], "carried_in": rep.carried_in[r],
             "winner": np.where(rep.winner[r] < 0, 0, rep.winner[r]),
             "pool_carried": pl.Series(pool), "comment": self._comments,
             **{column: rep.bids[r, seat] for seat, column in enumerate(BID_COLUMNS)},
+            **(self._variant_columns(r, players, opened) if variant.any() else {}),
         }).with_columns(
             pl.when(pl.lit(rep.winner[r] >= 0)).then(pl.col("winner")),
             *(pl.when(pl.lit(players > seat)).then(pl.col(column))
               for seat, column in enumerate(BID_COLUMNS) if seat >= 2),
         )
-        return frame.cast(ROUND_ROWS_SCHEMA)
+        if not variant.any():
+            return frame.cast(ROUND_ROWS_SCHEMA), None
+        return frame.cast(VARIANT_ROUND_ROWS_SCHEMA), variant
+
+    def _row_cards(self, r: np.ndarray, opened: np.ndarray, pool: pa.Array) -> pa.Array:
+        """``pool`` with each open-prize round's row after its top-up, in the order the
+        prizes were revealed."""
+        rep = self.rep
+        games = rep.structure.round_game[r]
+        order = np.full((rep.count, 14), 99, np.int64)  # when each prize was revealed
+        first = rep.reveal_first
+        order[rep.structure.round_game[rep.reveal_round[first]], rep.reveal_rank[first]] = \
+            np.flatnonzero(first)
+        member = (rep.row[r][:, None] >> np.arange(14)[None, :] & 1) > 0
+        ranked = np.argsort(np.where(member, order[games], 1 << 40), axis=1, kind="stable")
+        counts = member.sum(axis=1)
+        rows = [ranked[i, :counts[i]].tolist() if opened[i] else None for i in range(len(r))]
+        classic = pool.to_pylist()
+        return pa.array([row if opened[i] else classic[i] for i, row in enumerate(rows)],
+                        pa.large_list(pa.int8()))
+
+    def _variant_columns(self, r: np.ndarray, players: np.ndarray,
+                         opened: np.ndarray) -> dict[str, pl.Series]:
+        """cards_a..cards_d (each bid's cards), revealed, taken and discarded (open
+        prizes: null in other rounds)."""
+        rep, n = self.rep, len(r)
+        out: dict[str, pl.Series] = {}
+        for seat, column in enumerate(CARDS_COLUMNS):
+            ranks = rep.bid_ranks[r, seat]
+            counts = (ranks > 0).sum(axis=1)
+            valid = players > seat
+            out[column] = _optional_lists(ranks[valid][ranks[valid] > 0], counts, valid)
+        if not opened.any():
+            for column, dtype in (("revealed", pl.List(pl.Int8)), ("taken", pl.Int8),
+                                  ("discarded", pl.Int8)):
+                out[column] = pl.Series(column, [None] * n, dtype=dtype)
+            return out
+        at = np.full(len(rep.structure.round_game), -1, np.int64)
+        at[r] = np.arange(n)
+        where = at[rep.reveal_round]
+        keep = (where >= 0) & rep.reveal_first
+        counts = np.bincount(where[keep], minlength=n)
+        out["revealed"] = _optional_lists(rep.reveal_rank[keep], counts, opened)
+        taken = opened & (rep.winner[r] >= 0)
+        out["taken"] = pl.Series(np.where(taken, rep.prize[r], 0)).set(pl.Series(~taken), None)
+        gone = opened & (rep.discarded[r] > 0)
+        out["discarded"] = pl.Series(rep.discarded[r]).set(pl.Series(~gone), None)
+        return out
 
     @cached_property
     def _comments(self) -> pl.Series:
@@ -491,6 +579,9 @@ class LongGame(ChunkGames):
     def _round_rows(self) -> pl.DataFrame:
         return pl.DataFrame(schema=ROUND_ROWS_SCHEMA)
 
+    def _variant_round_rows(self) -> pl.DataFrame:
+        return pl.DataFrame(schema=VARIANT_ROUND_ROWS_SCHEMA)
+
     def game_ids(self) -> pl.Series:
         return pl.Series("game_id", [], dtype=pl.UInt64)
 
@@ -521,7 +612,9 @@ class Frames(Mapping[str, pl.DataFrame]):
         return cls({"games": pl.DataFrame(schema=GAMES_SCHEMA),
                     "game_players": pl.DataFrame(schema=PLAYERS_SCHEMA),
                     "round_rows": pl.DataFrame(schema=ROUND_ROWS_SCHEMA),
-                    "rejects": rejects}, pl.Series("game_id", [], dtype=pl.UInt64))
+                    "rejects": rejects,
+                    "variant_round_rows": pl.DataFrame(schema=VARIANT_ROUND_ROWS_SCHEMA)},
+                   pl.Series("game_id", [], dtype=pl.UInt64))
 
     def shift(self, games: int) -> None:
         """Count ``source_game`` after the ``games`` games of the batches before."""

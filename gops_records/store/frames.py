@@ -20,7 +20,7 @@ GAMES_SCHEMA = {
     "prize_order": pl.String, "n_players": pl.Int8, "finished": pl.Boolean,
     "rounds_played": pl.Int8, "unclaimed": pl.Int16, "result": pl.String,
     "winner": pl.String, "tags": TAGS_DTYPE, "ties": pl.Int8, "tie_mask": pl.Int16,
-    "carried": pl.Int16, "max_pool": pl.Int16,
+    "carried": pl.Int16, "max_pool": pl.Int16, "bid_cards": pl.Int8, "open_prizes": pl.Int8,
 }
 PLAYERS_SCHEMA = {"game_id": pl.UInt64, "seat": pl.String, "player": pl.String,
                   "score": pl.Int16, "outcome": pl.String}
@@ -31,6 +31,16 @@ ROUND_ROWS_SCHEMA = {"game_id": pl.UInt64, "round_no": pl.Int8, "prize": pl.Int8
                      "carried_in": pl.Int16, "winner": pl.Int8,
                      "pool_carried": pl.List(pl.Int8), "comment": pl.String,
                      "bid_a": pl.Int8, "bid_b": pl.Int8, "bid_c": pl.Int8, "bid_d": pl.Int8}
+#: The rounds of games of the variants (table ``variant_round_rows``): those of
+#: ``round_rows``, each bid's cards, and for open prizes the row (``pool_carried``), what
+#: was revealed, taken and set aside.
+VARIANT_ROUND_ROWS_SCHEMA = {**ROUND_ROWS_SCHEMA,
+                             "cards_a": pl.List(pl.Int8), "cards_b": pl.List(pl.Int8),
+                             "cards_c": pl.List(pl.Int8), "cards_d": pl.List(pl.Int8),
+                             "revealed": pl.List(pl.Int8), "taken": pl.Int8,
+                             "discarded": pl.Int8}
+#: The variant_round_rows columns holding each seat's cards.
+CARDS_COLUMNS = ("cards_a", "cards_b", "cards_c", "cards_d")
 #: The rounds columns holding the bids of seats A..D.
 BID_COLUMNS = ("bid_a", "bid_b", "bid_c", "bid_d")
 REJECTS_SCHEMA = {"reject_id": pl.String, "source": pl.String, "source_game": pl.Int32,

@@ -6,8 +6,9 @@ one transaction DuckDB keeps every registered frame alive until the commit, whic
 million-game import hold gigabytes. Games already in the database (same ``game_id``)
 and rejects already kept (same ``reject_id``) are skipped, so re-importing adds
 nothing: game ids are looked up in :class:`KnownGames` (or found by an anti join),
-rejects by an anti join. Rounds go into ``round_rows``; the ``rounds`` and ``bids``
-views need no rows of their own. The caller owns the transaction: ``import_paths``
+rejects by an anti join. Rounds go into ``round_rows`` (those of games of the variants
+into ``variant_round_rows``); the ``rounds`` and ``bids`` views need no rows of their own.
+The caller owns the transaction: ``import_paths``
 opens one for the whole import.
 """
 
@@ -27,12 +28,13 @@ _GAME_COLUMNS = (
     "game_id, ? AS import_id, source, source_game, source_line, event, site, "
     "try_strptime(date_text, '%Y.%m.%d')::DATE AS date, date_text, round, match, tie_rule, "
     "cards, prize_order, n_players, finished, rounds_played, unclaimed, result, winner, "
-    "tags, ties, tie_mask, carried, max_pool"
+    "tags, ties, tie_mask, carried, max_pool, bid_cards, open_prizes"
 )
 
 _CHILD_KEYS = {
     "game_players": ["game_id", "seat"],
     "round_rows": ["game_id", "round_no"],
+    "variant_round_rows": ["game_id", "round_no"],
 }
 
 

@@ -333,6 +333,73 @@ CREATE TABLE reject_resolutions (
 );
 """
 
+#: The two variants of the Dutch rules (docs/notation.md): a game says how many cards a
+#: bid has and whether its prizes lie in an open row. The rounds of those games are stored
+#: in ``variant_round_rows``, which has the columns of ``round_rows`` and a bid's cards, the
+#: prizes revealed, the prize taken and the prize a tie set aside; ``rounds`` is the union
+#: of the two. Classic games keep every column's meaning and cost nothing more to store
+#: (a null column in ``round_rows`` would cost every import time and WAL space).
+_V7_VARIANTS = """
+ALTER TABLE games ADD COLUMN bid_cards TINYINT DEFAULT 1;
+ALTER TABLE games ALTER COLUMN bid_cards SET NOT NULL;
+ALTER TABLE games ADD COLUMN open_prizes TINYINT;
+
+CREATE TABLE variant_round_rows (
+    game_id       UBIGINT NOT NULL,
+    round_no      TINYINT NOT NULL,
+    prize         TINYINT NOT NULL,     -- open prizes: the prize taken, 0 for none
+    carried_in    SMALLINT NOT NULL,
+    winner        TINYINT,
+    pool_carried  TINYINT[],            -- open prizes: the row on offer after the top-up
+    comment       VARCHAR,
+    bid_a         TINYINT NOT NULL,     -- the bids' strengths: the sums of their cards
+    bid_b         TINYINT NOT NULL,
+    bid_c         TINYINT,
+    bid_d         TINYINT,
+    cards_a       TINYINT[] NOT NULL,   -- the cards of each bid
+    cards_b       TINYINT[] NOT NULL,
+    cards_c       TINYINT[],
+    cards_d       TINYINT[],
+    revealed      TINYINT[],            -- open prizes: what the top-up revealed
+    taken         TINYINT,              -- open prizes: the prize taken; NULL on a tie
+    discarded     TINYINT               -- open prizes: the prize a tie set aside
+);
+
+DROP VIEW bids;
+DROP VIEW rounds;
+
+CREATE VIEW rounds AS
+SELECT game_id, round_no, prize,
+       coalesce(pool_carried, [prize]) AS pool_cards,
+       (carried_in + prize)::SMALLINT AS pool_value,
+       carried_in,
+       winner IS NULL AS tie,
+       CASE winner WHEN 0 THEN 'A' WHEN 1 THEN 'B' WHEN 2 THEN 'C' WHEN 3 THEN 'D' END
+           AS winner_seat,
+       comment, bid_a, bid_b, bid_c, bid_d, cards_a, cards_b, cards_c, cards_d,
+       revealed, taken, discarded
+FROM (
+    SELECT *, [bid_a] AS cards_a, [bid_b] AS cards_b,
+           CASE WHEN bid_c IS NOT NULL THEN [bid_c] END AS cards_c,
+           CASE WHEN bid_d IS NOT NULL THEN [bid_d] END AS cards_d,
+           NULL::TINYINT[] AS revealed, NULL::TINYINT AS taken, NULL::TINYINT AS discarded
+    FROM round_rows
+    UNION ALL
+    SELECT * FROM variant_round_rows
+);
+
+CREATE VIEW bids AS
+SELECT r.game_id, r.round_no, p.seat, p.player,
+       CASE p.seat WHEN 'A' THEN r.bid_a WHEN 'B' THEN r.bid_b
+                   WHEN 'C' THEN r.bid_c ELSE r.bid_d END AS bid,
+       coalesce(r.winner_seat = p.seat, false) AS won,
+       CASE p.seat WHEN 'A' THEN r.cards_a WHEN 'B' THEN r.cards_b
+                   WHEN 'C' THEN r.cards_c ELSE r.cards_d END AS cards_played,
+       (CASE p.seat WHEN 'A' THEN r.bid_a WHEN 'B' THEN r.bid_b
+                    WHEN 'C' THEN r.bid_c ELSE r.bid_d END)::SMALLINT AS strength
+FROM rounds r JOIN game_players p USING (game_id);
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema: imports, games, game_players, rounds, bids, rejects", _V1),
     Migration(2, "numeric game_id, bids in their round (bids is a view), per-game tie and "
@@ -346,9 +413,12 @@ MIGRATIONS: tuple[Migration, ...] = (
               _V5_SOURCE_FILE_ROWS),
     Migration(6, "reject_resolutions: quarantined records found fixed by gops rejects "
                  "--recheck", _V6_REJECT_RESOLUTIONS),
+    Migration(7, "the variants: games.bid_cards and open_prizes; their rounds in "
+                 "variant_round_rows (a bid's cards, the prizes revealed, taken and set "
+                 "aside); rounds is the union; bids.cards_played and strength", _V7_VARIANTS),
 )
 
 #: Tables a user may query (``rounds`` and ``bids`` are views); the order is the load order.
 TABLES = ("imports", "games", "game_players", "rounds", "bids", "rejects", "source_files",
           "round_rows", "source_file_reads", "source_file_games", "source_file_rejects",
-          "reject_resolutions")
+          "reject_resolutions", "variant_round_rows")

@@ -32,11 +32,12 @@ HEX = "format('{:016x}', game_id) AS game_id"
 #: How each version 1 table is filled from a version 2 database (attached as ``new``).
 V1_ROWS = {
     "imports": "SELECT * FROM new.imports",
-    "games": f"SELECT {HEX}, * EXCLUDE (game_id, tags, ties, tie_mask, carried, max_pool), "
-             "map_from_entries(tags) FROM new.games",
+    "games": f"SELECT {HEX}, * EXCLUDE (game_id, tags, ties, tie_mask, carried, max_pool, "
+             "bid_cards, open_prizes), map_from_entries(tags) FROM new.games",
     "game_players": f"SELECT {HEX}, * EXCLUDE (game_id) FROM new.game_players",
-    "rounds": f"SELECT {HEX}, * EXCLUDE (game_id, bid_a, bid_b, bid_c, bid_d) FROM new.rounds",
-    "bids": f"SELECT {HEX}, * EXCLUDE (game_id) FROM new.bids",
+    "rounds": f"SELECT {HEX}, * EXCLUDE (game_id, bid_a, bid_b, bid_c, bid_d, cards_a, cards_b, "
+              "cards_c, cards_d, revealed, taken, discarded) FROM new.rounds",
+    "bids": f"SELECT {HEX}, * EXCLUDE (game_id, cards_played, strength) FROM new.bids",
     "rejects": "SELECT * FROM new.rejects",
 }
 
