@@ -152,10 +152,10 @@ class RoundResult:
     it (None on a tie).
 
     ``bids`` is each seat's strength (its card in a game of one-card bids) and ``cards``
-    each seat's cards. In an open-prize round ``prize`` is the prize taken (0: none),
-    ``pool_cards`` the row on offer after the top-up (in the order revealed),
+    each seat's cards. In an open-prize round (``open_row``) ``prize`` is the prize taken
+    (0: none), ``pool_cards`` the row on offer after the top-up (in the order revealed),
     ``revealed`` what the top-up revealed, and ``discarded`` the prize a tie set aside
-    under the discard rule.
+    under the discard rule; ``pool_value`` is then the value taken, as in the store.
     """
 
     round_no: int
@@ -168,10 +168,13 @@ class RoundResult:
     revealed: tuple[int, ...] = ()
     taken: int | None = None
     discarded: int | None = None
+    open_row: bool = False
 
     @property
     def pool_value(self) -> int:
-        return sum(self.pool_cards)
+        """What the round's winner takes (or a tie leaves): the pool's value; with open
+        prizes the prize taken (0 on a tie)."""
+        return (self.taken or 0) if self.open_row else sum(self.pool_cards)
 
     @property
     def tie(self) -> bool:
@@ -475,7 +478,7 @@ class Game:
         if self.is_over:  # what is left in the row and the pile is not won by anyone
             self.unclaimed += sum(self.row) + sum(self.prizes_left())
         return RoundResult(self.round_no, taken or 0, strengths, row, 0, winner, cards,
-                           revealed, taken, discarded)
+                           revealed, taken, discarded, True)
 
 
 def _show(value: int) -> str:

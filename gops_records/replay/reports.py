@@ -126,7 +126,7 @@ def game_reports(rep: Replay, games: np.ndarray | None = None, line_offset: int 
                 taken = int(rep.prize[r]) or None
                 played.append(RoundResult(int(s.round_no[r]), int(rep.prize[r]), bids, row, 0,
                                           w if w >= 0 else None, cards, shown.get(r, ()), taken,
-                                          int(rep.discarded[r]) or None))
+                                          int(rep.discarded[r]) or None, True))
                 continue
             pool = [int(rep.prize[x]) for x in range(int(rep.pool_start[r]), r + 1)
                     if rep.played[x]]
