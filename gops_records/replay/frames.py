@@ -554,22 +554,6 @@ class LongGame(ChunkGames):
             "errors": pl.Series(errors, dtype=ERRORS_DTYPE),
         })
 
-    def _revealed_text(self, r: np.ndarray, opened: np.ndarray) -> pl.Series:
-        """Each of the rounds ``r``'s revealed prizes as ``(1 4 5)`` (null for rounds of
-        games without open prizes)."""
-        rep = self.rep
-        at = np.full(len(rep.structure.round_game), -1, np.int64)
-        at[r] = np.arange(len(r))
-        where = at[rep.reveal_round] if len(rep.reveal_round) else rep.reveal_round
-        keep = where >= 0
-        frame = pl.DataFrame({"at": where[keep], "rank": rep.reveal_rank[keep]})
-        joined = frame.group_by("at", maintain_order=True).agg(
-            pl.col("rank").cast(pl.String).str.join(" "))
-        out = pl.DataFrame({"at": np.arange(len(r))}).join(joined, on="at", how="left",
-                                                           maintain_order="left")
-        text = pl.concat_str([pl.lit("("), pl.col("rank").fill_null(""), pl.lit(")")])
-        return out.select(pl.when(pl.lit(opened)).then(text)).to_series()
-
     def _games(self) -> pl.DataFrame:
         return pl.DataFrame(schema=GAMES_SCHEMA)
 
