@@ -184,6 +184,28 @@ class HandResult:
         return (self.points, 0) if self.winner is Seat.A else (0, self.points)
 
 
+def score_hand(kind: Outcome, went_out: Seat, out_deadwood: int, defender: int,
+               profile: GinProfile = DEFAULT_PROFILE) -> tuple[Outcome, Seat, int]:
+    """How a hand that someone went out of ends: (outcome, winner, points).
+
+    ``kind`` is how ``went_out`` went out (knock, gin, big gin), ``out_deadwood`` that
+    player's deadwood and ``defender`` the opponent's after layoffs. A knock against
+    deadwood no higher (ambiguity 6) is an undercut: 25 + the difference to the opponent;
+    else the knocker scores the difference. Gin scores 25 + the opponent's deadwood, big
+    gin 50 + it. The score sheets (:mod:`gops_records.gin.sheet_check`) use it too."""
+    if kind is Outcome.KNOCK:
+        under = defender <= out_deadwood if profile.undercut_on_equal else \
+            defender < out_deadwood
+        if under:
+            return Outcome.UNDERCUT, went_out.other, \
+                profile.undercut_bonus + out_deadwood - defender
+        return Outcome.KNOCK, went_out, defender - out_deadwood
+    if kind not in (Outcome.GIN, Outcome.BIG_GIN):
+        raise ValueError(f"a hand is gone out of by knock, gin or big gin, not {kind}")
+    bonus = profile.gin_bonus if kind is Outcome.GIN else profile.big_gin_bonus
+    return kind, went_out, bonus + defender
+
+
 def knock_limit(upcard: Card) -> int | None:
     """The most deadwood a knock may keep: the upcard's points; None on an ace (no knock)."""
     return None if upcard.rank == 1 else upcard.points
@@ -463,20 +485,9 @@ class GinHand:
         self._spread(mask ^ laid, action.melds, action.unmatched, seat)
         after = sum(c.points for c in action.unmatched)
         before = after + sum(CARDS[c].points for c in action.layoffs)
-        out, kind, profile = self.went_out, self.out_kind, self.profile
+        out, kind = self.went_out, self.out_kind
         assert out is not None and kind is not None
-        if kind is Outcome.KNOCK:
-            under = after <= self.out_deadwood if profile.undercut_on_equal else \
-                after < self.out_deadwood
-            if under:
-                kind, winner = Outcome.UNDERCUT, seat
-                points = profile.undercut_bonus + self.out_deadwood - after
-            else:
-                winner, points = out, after - self.out_deadwood
-        else:
-            winner = out
-            bonus = profile.gin_bonus if kind is Outcome.GIN else profile.big_gin_bonus
-            points = bonus + after
+        kind, winner, points = score_hand(kind, out, self.out_deadwood, after, self.profile)
         self._end(HandResult(kind, self.dealer, out, winner, points, self.out_deadwood,
                              before, after, self.turns, self.stock_left))
 
@@ -511,5 +522,6 @@ def min_deadwood_after_discard(mask: int, order: RunOrder) -> int:
 __all__ = [
     "Action", "BigGin", "Discard", "DrawPile", "DrawStock", "Gin", "GinHand", "GinProfile",
     "HandResult", "Knock", "Outcome", "Pass", "Phase", "Respond", "Seat", "knock_limit",
+    "score_hand",
     "min_deadwood", "min_deadwood_after_discard",
 ]
