@@ -4,9 +4,10 @@ Every format can be imported again (.gops and CSV by ``gops import``), and the g
 come back with the same ``game_id``: the id is computed from the tags and cards (see
 docs/schema.md), which both formats carry. CSV carries the known tags only (the round
 log columns); other tags are dropped, and a game that had some gets a new id when its
-CSV is imported. Round logs have no columns yet for a bid of several cards or an open
-row, so a CSV export of games of those variants is refused (``.gops`` and Parquet carry
-them). Beside the ``game`` column (the 19-20 digit id, which spreadsheets
+CSV is imported. Games of the two variants are written in the round log's columns for
+them (docs/import.md): a bid of several cards as ``9+4``, an open-prize round's revealed
+prizes in ``revealed`` and the prize taken in ``prize`` (``-`` for none). Beside the
+``game`` column (the 19-20 digit id, which spreadsheets
 mangle into ``1.23E+19``) CSV has ``game_ref``, the game's reference as text
 (:func:`gops_records.analytics.games.game_ref`: ``g`` and 8 hex digits, as the dashboard
 shows it); the import ignores it.
@@ -34,7 +35,7 @@ import duckdb
 from gops_records.errors import GopsError
 from gops_records.games_query import GameFilter, check_players, game_ref
 from gops_records.notation import BidToken, CardToken, GameRecord, RoundRecord, write_game
-from gops_records.roundlogs import COLUMNS
+from gops_records.roundlogs import BID_JOIN, COLUMNS, NO_PRIZE
 from gops_records.store.db import reading, scalar
 
 __all__ = ["CSV_COLUMNS", "STDOUT", "ExportError", "ExportFormat", "ExportSummary",
@@ -52,6 +53,7 @@ CSV_TAG_OF = {
     "player_a": "A", "player_b": "B", "player_c": "C", "player_d": "D", "event": "Event",
     "site": "Site", "date": "Date", "event_round": "Round", "match": "Match",
     "tie_rule": "TieRule", "cards": "Cards", "prize_order": "PrizeOrder",
+    "bid_cards": "BidCards", "open_prizes": "OpenPrizes",
 }
 #: The CSV export's columns: the import's, with the game's reference beside its id.
 CSV_COLUMNS = (COLUMNS[0], "game_ref", *COLUMNS[1:])
@@ -135,8 +137,6 @@ def _selected(where: str) -> str:
 #: A round's bids as a list in seat order (rounds ``r`` of games ``sel``), each the list
 #: of its cards.
 _SEAT_BIDS = "list_slice([r.cards_a, r.cards_b, r.cards_c, r.cards_d], 1, sel.n_players)"
-#: Games of the variants, which round logs cannot hold yet.
-_VARIANT = "(g.bid_cards > 1 OR g.open_prizes IS NOT NULL)"
 
 
 def _bid(cards: list[int]) -> CardToken | BidToken:
@@ -194,9 +194,14 @@ def csv_query(where: str) -> str:
     """SELECT of the round-log rows (the import's columns, in order: the CSV adds game_ref
     after the first) of games ``g`` matching
     ``where``: one row per round, cards as numbers, tags in their columns."""
-    expr = {"game": "sel.game_id", "round": "r.round_no", "prize": "r.prize",
-            "comment": "r.comment"}
-    expr |= {f"bid_{s}": f"r.bid_{s}" for s in "abcd"}
+    expr = {"game": "sel.game_id", "round": "r.round_no", "comment": "r.comment",
+            # an open-prize round: the prize taken, '-' when nobody took one
+            "prize": f"CASE WHEN sel.open_prizes IS NULL THEN r.prize::VARCHAR "
+                     f"ELSE coalesce(r.taken::VARCHAR, '{NO_PRIZE}') END",
+            "revealed": "array_to_string(r.revealed, ' ')"}
+    # a bid of several cards as its cards joined by '+' (9+4); a classic bid its card
+    expr |= {f"bid_{s}": f"CASE WHEN sel.bid_cards > 1 THEN array_to_string(r.cards_{s}, "
+                         f"'{BID_JOIN}') ELSE r.bid_{s}::VARCHAR END" for s in "abcd"}
     expr |= {column: f"tag(sel.tags, '{tag}')" for column, tag in CSV_TAG_OF.items()}
     select = ", ".join(f'{expr[c]} AS "{c}"' for c in COLUMNS)
     return (_selected(where) + f"SELECT {select} FROM sel JOIN rounds r USING (game_id) "
@@ -205,12 +210,6 @@ def csv_query(where: str) -> str:
 
 def _write_csv(con: duckdb.DuckDBPyConnection, f: TextIO, selection: GameFilter) -> None:
     where, params = selection.where()
-    variants = scalar(con, f"SELECT count(*) FROM games g WHERE ({where}) AND {_VARIANT}",
-                      params)
-    if variants:
-        raise ExportError(f"{variants:,} of the selected games have bids of several cards or "
-                          "open prizes, which CSV round logs cannot hold yet: export them as "
-                          "gops or parquet")
     result = con.execute(csv_query(where), params)
     writer = csv.writer(f, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)

@@ -3,9 +3,17 @@
 Columns (see docs/import.md): ``game``, ``round``, ``prize``, ``bid_a``, ``bid_b`` are
 required; ``bid_c`` and ``bid_d`` add players; ``player_a``..``player_d``, ``event``,
 ``site``, ``date`` (YYYY-MM-DD or YYYY.MM.DD), ``event_round`` (the Round tag: which
-game of the event), ``match``, ``tie_rule``, ``cards``, ``prize_order`` and ``comment``
-are optional. Cards are numbers 1-13 or ranks
+game of the event), ``match``, ``tie_rule``, ``cards``, ``prize_order``, ``bid_cards``,
+``open_prizes``, ``revealed`` and ``comment`` are optional. Cards are numbers 1-13 or ranks
 (A, 2..10, J, Q, K; a trailing suit letter or symbol is ignored).
+
+The two variants of the rules (docs/notation.md) are written as in ``.gops``: a bid of
+several cards joins them with ``+`` (``9+4``, ``9C+4C``; in JSON also a list ``[9, 4]``),
+and a game with open prizes (its ``open_prizes`` column) gives each round the prizes its
+top-up revealed in ``revealed`` (separated by spaces, empty for none; in JSON also a list)
+and the prize taken in ``prize`` (``-`` or empty when nobody takes one). The rows become
+the same :class:`GameRecord` values the ``.gops`` reader makes, so the one replay checks
+both variants; nothing here knows their rules.
 
 A CSV file may separate its fields with commas, semicolons (what spreadsheets write in
 many locales) or tabs: the separator that makes the most known column names of the
@@ -30,12 +38,21 @@ from dataclasses import dataclass, field
 
 from gops_records.cards import SEATS, SUIT_BY_TEXT, parse_rank
 from gops_records.errors import GopsError
-from gops_records.notation.model import CardToken, GameRecord, Problem, RoundRecord, Span
+from gops_records.notation.model import (
+    Bid,
+    CardToken,
+    GameRecord,
+    Problem,
+    RoundRecord,
+    Span,
+    bid_of,
+)
 from gops_records.replay.tags import date_problem
 
 REQUIRED = ("game", "round", "prize", "bid_a", "bid_b")
 OPTIONAL = ("bid_c", "bid_d", "player_a", "player_b", "player_c", "player_d", "event", "site",
-            "date", "event_round", "match", "tie_rule", "cards", "prize_order", "comment")
+            "date", "event_round", "match", "tie_rule", "cards", "prize_order", "bid_cards",
+            "open_prizes", "revealed", "comment")
 COLUMNS = REQUIRED + OPTIONAL
 #: Columns whose JSON value must be text (a number there is a problem: names are text).
 TEXT_COLUMNS = ("player_a", "player_b", "player_c", "player_d", "event", "site", "date",
@@ -50,7 +67,13 @@ ROUND_LOG_KINDS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 MAX_LINE_BYTES = 1 << 20
 _TAG_OF = {"event": "Event", "site": "Site", "date": "Date", "event_round": "Round",
            "match": "Match", "tie_rule": "TieRule", "cards": "Cards",
-           "prize_order": "PrizeOrder"}
+           "prize_order": "PrizeOrder", "bid_cards": "BidCards", "open_prizes": "OpenPrizes"}
+#: Columns whose JSON value may be a list of cards, and how the list is written as text.
+LIST_COLUMNS = {"bid_a": "+", "bid_b": "+", "bid_c": "+", "bid_d": "+", "revealed": " "}
+#: What joins the cards of a bid of several cards.
+BID_JOIN = "+"
+#: An open-prize round's ``prize`` when nobody takes one (an empty cell says the same).
+NO_PRIZE = "-"
 SEAT_LETTERS = "abcd"
 _DATE_FORMAT = "is not YYYY.MM.DD (write ?? for unknown parts)"
 
@@ -124,6 +147,23 @@ def _card(value: str, line: int, column: int, what: str,
                                 "1-13 or A, 2-10, J, Q, K", line, column, round_no))
         rank = 0  # kept in its place, unread: the replay reports nothing more about it
     return CardToken(rank, None, Span(line, column, 0, 0))
+
+
+def _bid(value: str, line: int, column: int, what: str,
+         problems: list[Problem], round_no: int) -> Bid:
+    """A bid: one card, or several joined by ``+`` (``9+4``, ``9C + 4C``), as the .gops
+    reader reads it; how many cards a bid must have is the replay's to check."""
+    parts = value.split(BID_JOIN)
+    cards = [_card(part, line, column, what, problems, round_no) for part in parts]
+    return bid_of(cards, Span(line, column, 0, 0))
+
+
+def _revealed(value: str, line: int, column: int, problems: list[Problem],
+              round_no: int) -> tuple[CardToken, ...]:
+    """The prizes an open-prize round's top-up revealed: cards separated by spaces or
+    commas (none for an empty value)."""
+    return tuple(_card(text, line, column, "revealed prize", problems, round_no)
+                 for text in re.split(r"[\s,]+", value.strip()) if text)
 
 
 def _lines(text: str) -> list[str]:
@@ -240,6 +280,9 @@ def _json_value(key: str, value: object) -> tuple[str, str | None]:
     if value is None:
         return "", ("game is null: every row needs the game it belongs to"
                     if key == "game" else None)
+    if isinstance(value, list) and key in LIST_COLUMNS and all(
+            isinstance(v, str | int) and not isinstance(v, bool) for v in value):
+        return LIST_COLUMNS[key].join(map(str, value)), None  # [9, 4] is the bid 9+4
     if isinstance(value, bool | list | dict):
         shown = json.dumps(value, ensure_ascii=False)
         kind = ("true or false" if isinstance(value, bool)
@@ -351,6 +394,7 @@ def _game(rows: list[_Row], order: dict[str, int], header_line: str) -> LoggedGa
             value = _date_tag(value, rows[0].line, order[column], problems)
         if value:
             tags[tag] = value
+    open_prizes = bool(first.get("open_prizes", "").strip())  # as the OpenPrizes tag
     rounds = []
     for number, row in enumerate(sorted(rows, key=lambda r: _round_no(r)), start=1):
         v = row.values
@@ -365,11 +409,25 @@ def _game(rows: list[_Row], order: dict[str, int], header_line: str) -> LoggedGa
                                     f"{number} of this game (rounds must run 1, 2, 3, ...)",
                                     row.line,
                                     order["round"], number))
-        prize = _card(v.get("prize", ""), row.line, order["prize"], "prize", problems, number)
-        bids = tuple(_card(v.get(f"bid_{s}", ""), row.line, order.get(f"bid_{s}", 0),
-                           f"bid_{s}", problems, number) for s in SEAT_LETTERS[:players])
+        bids = tuple(_bid(v.get(f"bid_{s}", ""), row.line, order.get(f"bid_{s}", 0),
+                          f"bid_{s}", problems, number) for s in SEAT_LETTERS[:players])
         comment = v.get("comment", "").strip() or None
-        rounds.append(RoundRecord(prize, bids, comment, number, Span(row.line, 1, 0, 0)))
+        span = Span(row.line, 1, 0, 0)
+        prize_text, revealed_text = v.get("prize", ""), v.get("revealed", "")
+        if open_prizes:
+            revealed = _revealed(revealed_text, row.line, order.get("revealed", 1), problems,
+                                 number)
+            taken = None if prize_text.strip() in ("", NO_PRIZE) else _card(
+                prize_text, row.line, order["prize"], "prize taken", problems, number)
+            rounds.append(RoundRecord(taken, bids, comment, number, span, revealed))
+            continue
+        if revealed_text.strip():
+            problems.append(Problem("syntax", f"revealed {_short(revealed_text)!r} is for games "
+                                    "with open prizes: give the game's open_prizes (the size "
+                                    "of the row) or leave revealed empty", row.line,
+                                    order["revealed"], number))
+        prize = _card(prize_text, row.line, order["prize"], "prize", problems, number)
+        rounds.append(RoundRecord(prize, bids, comment, number, span))
     raw = header_line + "".join(r.text for r in rows)
     record = GameRecord(tags, tuple(rounds), None, rows[0].line, problems=tuple(problems))
     return LoggedGame(record, raw, rows[0].line)

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import re
 from datetime import date
 from pathlib import Path
 
 import pytest
 
 from gops_records.importer import import_paths
-from gops_records.roundlogs import RoundLogError, read_round_log
+from gops_records.replay import read_chunk
+from gops_records.replay.frames import ChunkGames
+from gops_records.roundlogs import RoundLogError, read_round_log, round_log_games
 from gops_records.store.db import reading
 
 # The 3-card game 2-4 written with numbers, ranks and suits mixed, dated YYYY-MM-DD,
@@ -254,3 +257,98 @@ def test_the_round_log_date_rule_is_stated_in_its_own_words(tmp_path: Path) -> N
     # one problem, in the round log's terms: not also the .gops rule's "Date '2026.13.26'"
     assert [e["message"] for e in errors] == [
         "date '2026-13-26' has no month 13 (months are 01 to 12)"]
+
+
+# -- the two variants: bids of several cards and open prizes -------------------------------
+
+DOCS = Path(__file__).parents[1] / "docs"
+
+
+def _doc_blocks(doc: str, fence: str) -> list[str]:
+    return re.findall(rf"```{fence}\n(.*?)```", (DOCS / doc).read_text("utf-8"), re.DOTALL)
+
+
+def _ids(chunk) -> list[int]:
+    return chunk.game_ids().to_list()
+
+
+@pytest.mark.parametrize("kind", ["csv", "jsonl"])
+def test_the_docs_variant_logs_are_the_notation_worked_games(tmp_path: Path, kind: str) -> None:
+    (text,) = _doc_blocks("import.md", f"{kind} variants")
+    worked = [b for b in _doc_blocks("notation.md", "gops")
+              if "Alice" in b and ("BidCards" in b or "OpenPrizes" in b)]
+    assert len(worked) == 2
+    from_gops = [_ids(ChunkGames(read_chunk(b.encode()), "n.gops"))[0] for b in worked]
+    logged = round_log_games(text.encode(), kind, f"log.{kind}")
+    assert logged.valid.tolist() == [True, True]
+    assert _ids(logged) == from_gops  # the same games, so the same ids
+    summary, db = _import(tmp_path, f"log.{kind}", text)
+    assert (summary.games_new, summary.games_rejected) == (2, 0)
+    assert _rows(db, "SELECT bid_cards, open_prizes, result, unclaimed FROM games "
+                     "ORDER BY source_game") == [(2, None, "4-7", 0), (1, 3, "9-4", 2)]
+    assert _rows(db, "SELECT round_no, cards_a, cards_b, bid_a, bid_b, winner_seat FROM rounds "
+                     "JOIN games USING (game_id) WHERE bid_cards = 2 ORDER BY round_no") == [
+        (1, [7, 1], [6, 2], 8, 8, None), (2, [3, 2], [7, 1], 5, 8, "B"),
+        (3, [6, 5], [5, 4], 11, 9, "A")]
+    assert _rows(db, "SELECT round_no, revealed, taken, discarded, pool_cards FROM rounds "
+                     "JOIN games USING (game_id) WHERE open_prizes = 3 ORDER BY round_no") == [
+        (1, [4, 1, 5], 5, None, [4, 1, 5]), (2, [2], None, 2, [4, 1, 2]),
+        (3, [3], 4, None, [4, 1, 3]), (4, [], 3, None, [1, 3]), (5, [], 1, None, [1])]
+
+
+def _problems(text: str, kind: str = "csv") -> list[tuple[str, int, int, str]]:
+    chunk = round_log_games(text.encode(), kind, f"x.{kind}")
+    found = chunk.problems(chunk.invalid_games)
+    return [(p.code, p.line, p.column, p.message) for g in sorted(found) for p in found[g]]
+
+
+def test_bids_of_several_cards_problems_name_row_and_column() -> None:
+    text = ("game,round,prize,bid_a,bid_b,cards,bid_cards\n"
+            "1,1,3,5,4+2,5,2\n"       # A bids one card
+            "1,2,5,3+3,4+1,5,2\n"     # A bids the 3 twice, B the 4 again
+            "1,3,1,5+2,3+5,5,2\n")    # a third round of a 5-card game of pairs
+    assert [(c, line, col) for c, line, col, _ in _problems(text)] == [
+        ("bid-count", 2, 4), ("bid-card-repeated", 3, 4), ("card-not-in-hand", 3, 5),
+        ("too-many-rounds", 4, 1)]
+    messages = [m for *_, m in _problems(text)]
+    assert messages[0] == 'A bids 1 card (5); a bid in this game is 2 cards ([BidCards "2"])'
+    assert messages[2] == "B bids 4, already spent in round 1 (line 2)"
+    # the same bid of several cards in a classic game: bids there are one card
+    classic = "game,round,prize,bid_a,bid_b,cards\n1,1,3,5,4+2,5\n"
+    assert [(c, line, col) for c, line, col, _ in _problems(classic)] == [("bid-count", 2, 5)]
+
+
+def test_open_prize_problems_name_row_and_column() -> None:
+    text = ("game,round,revealed,prize,bid_a,bid_b,cards,open_prizes,tie_rule\n"
+            "1,1,4 1,4,3,2,5,3,discard\n"     # reveals 2 of the 3 the row needs
+            "1,2,4 2,-,4,4,5,3,discard\n"     # reveals the 4 again
+            "1,3,5,3,5,1,5,3,discard\n")      # takes the 3, never revealed
+    found = _problems(text)
+    # the repeated 4 does not join the row, so round 3's top-up is one prize short too
+    assert [(c, line, col) for c, line, col, _ in found] == [
+        ("reveal-count", 2, 1), ("prize-repeated", 3, 3), ("reveal-count", 4, 1),
+        ("prize-not-in-row", 4, 4)]
+    assert found[-1][3] == "A takes 3, which is not in the row (A 5)"
+    ties = ("game,round,revealed,prize,bid_a,bid_b,cards,open_prizes\n"
+            "1,1,3 1,3,4,4,4,2\n"   # a tie, but a prize taken
+            "1,2,4,,1,3,4,2\n")     # B wins, but nobody takes a prize (an empty cell)
+    assert [(c, line, col) for c, line, col, _ in _problems(ties)] == [
+        ("take-mismatch", 2, 4), ("take-mismatch", 3, 1)]
+
+
+def test_revealed_prizes_in_a_classic_game_are_a_problem() -> None:
+    text = "game,round,revealed,prize,bid_a,bid_b,cards\n1,1,2 3,2,3,1,3\n"
+    (game,) = read_round_log(text, "csv")
+    (problem,) = game.record.problems
+    assert (problem.code, problem.line, problem.column) == ("syntax", 2, 3)
+    assert problem.message.startswith("revealed '2 3' is for games with open prizes")
+
+
+@pytest.mark.parametrize("value", [[9, [4]], [True, 4], [{"rank": 9}]])
+def test_a_json_bid_list_holds_cards_only(value: list) -> None:
+    row = {"game": 1, "round": 1, "prize": 2, "bid_a": value, "bid_b": [3, 1],
+           "bid_cards": 2}
+    (game,) = read_round_log(json.dumps(row) + "\n", "jsonl")
+    problems = game.record.problems
+    assert {(p.code, p.line, p.column) for p in problems} == {("syntax", 1, 4)}
+    assert any("bid_a is a list" in p.message for p in problems)

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
+from gops_records.cards import card_text
 from gops_records.notation.model import Bid, CardToken, GameRecord, Span
 from gops_records.notation.tokens import (
     MAX_BID_CARDS,
@@ -49,7 +50,7 @@ class _Builder:
         self._ids: dict[Word, int] = {}
 
     def add(self, kind: Kind, span: Span | None, word: Word | None = None,
-            fallback: tuple[int, int] = (1, 1)) -> int:
+            fallback: tuple[int, int] = (1, 1), text: str = "") -> int:
         index = len(self.kind)
         self.kind.append(kind)
         self.line.append(span.line if span else fallback[0])
@@ -60,7 +61,7 @@ class _Builder:
             if word not in self._ids:
                 self._ids[word] = len(self.words)
                 self.words.append(word)
-                self.texts.append("")
+                self.texts.append(text)  # what a problem quotes (as the card's text)
             self.word.append(self._ids[word])
         return index
 
@@ -68,7 +69,8 @@ class _Builder:
         """One card; a card the source could not read (rank 0) keeps its place silently."""
         if card is not None and 1 <= card.rank <= 13:
             self.add(Kind.CARD, card.span, Word(Kind.CARD, (card.rank, SUIT_CODES[card.suit]),
-                                                n_cards=1), fallback)
+                                                n_cards=1), fallback,
+                     card_text(card.rank, card.suit))
         else:
             self.add(Kind.WORD, card.span if card else None, _SILENT_CARD, fallback)
 
@@ -83,7 +85,8 @@ class _Builder:
             return
         listed = tuple((c.rank, SUIT_CODES[c.suit], 0) for c in cards[:MAX_BID_CARDS])
         self.add(Kind.CARD, bid.span or cards[0].span,
-                 Word(Kind.CARD, listed[0][:2], cards=listed, n_cards=len(cards)), fallback)
+                 Word(Kind.CARD, listed[0][:2], cards=listed, n_cards=len(cards)), fallback,
+                 "+".join(card_text(c.rank, c.suit) for c in cards))
 
 
 def record_tokens(records: Sequence[GameRecord]) -> Tokens:

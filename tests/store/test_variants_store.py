@@ -10,7 +10,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from gops_records.export import ExportError, export_games
+from gops_records.export import export_games
 from gops_records.importer import import_paths
 from gops_records.notation import parse, read_reports, write_games
 from gops_records.replay import read_chunk, replay_tokens
@@ -104,15 +104,28 @@ def test_gops_export_gives_back_the_same_games_and_ids(store, tmp_path):
         assert a.execute(ids).fetchall() == b.execute(ids).fetchall()
 
 
-def test_csv_export_refuses_what_round_logs_cannot_hold(store, tmp_path):
+def test_csv_export_round_trips_the_variants(store, tmp_path):
     _, db = store
-    with pytest.raises(ExportError, match="48 of the selected games"):
-        export_games(db, tmp_path / "x.csv", "csv")
-    assert not (tmp_path / "x.csv").exists()
-    text = io.StringIO()
-    with pytest.raises(ExportError):
-        export_games(db, "-", "csv", stdout=text)
-    assert text.getvalue() == ""
+    out = tmp_path / "all.csv"
+    summary = export_games(db, out, "csv")
+    assert summary.games == 60
+    text = out.read_text("utf-8")
+    header = text.splitlines()[0].split(",")
+    assert {"bid_cards", "open_prizes", "revealed"} <= set(header)
+    assert "+" in text and ",-," in text  # bids of several cards; open rounds nobody took
+    again = tmp_path / "again.duckdb"
+    back = import_paths([out], again)
+    assert (back.games_new, back.games_rejected) == (60, 0)
+    same = ("SELECT game_id, bid_cards, open_prizes, result, unclaimed FROM games "
+            "ORDER BY game_id")
+    rounds = ("SELECT game_id, round_no, prize, cards_a, cards_b, cards_c, cards_d, revealed, "
+              "taken, discarded, winner_seat FROM rounds ORDER BY game_id, round_no")
+    with reading(db) as a, reading(again) as b:
+        assert a.execute(same).fetchall() == b.execute(same).fetchall()
+        assert a.execute(rounds).fetchall() == b.execute(rounds).fetchall()
+    stdout = io.StringIO()
+    export_games(db, "-", "csv", stdout=stdout)
+    assert stdout.getvalue() == text
 
 
 def test_parquet_export_carries_the_new_columns(store, tmp_path):
