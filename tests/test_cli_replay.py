@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from typer.testing import CliRunner
 
@@ -128,3 +130,90 @@ def test_encoding(run, data_dir):
     assert result.exit_code == 0
     assert "José v Müller" in result.stdout
     assert result.stdout.splitlines()[-1] == "Outcome: José 2, Müller 4; unclaimed 0: Müller wins"
+
+
+# -- the variants: bids of several cards and open prizes -----------------------------------
+
+PAIRS = """[A "Alice"]
+[B "Bruno"]
+[TieRule "carry"]
+[Cards "7"]
+[BidCards "2"]
+
+1. 5♦ 7♣+A♣ 6♠+2♠
+2. 2♦ 3♣+2♣ 7♠+A♠
+3. 4♦ 6♣+5♣ 5♠+4♠
+4-7
+"""
+
+ROW = """[A "Alice"]
+[B "Bruno"]
+[TieRule "{rule}"]
+[Cards "5"]
+[OpenPrizes "3"]
+
+1. (4♦ A♦ 5♦) 3♣ 2♠ 5♦
+2. (2♦) 4♣ 4♠ -
+3. ({third}) 5♣ A♠ 4♦
+4. () A♣ 3♠ 3♦
+5. () 2♣ 5♠ A♦
+*
+"""
+
+
+def test_bids_of_several_cards_show_their_cards_and_strength(run, tmp_path):
+    path = tmp_path / "pairs.gops"
+    path.write_text(PAIRS, encoding="utf-8")
+    result = run("replay", path)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].endswith("| 7 cards, tie rule carry, prizes shuffled, bids of 2 cards "
+                             "(3 rounds)")
+    # round, prize, pool, value, A's cards = strength, B's cards = strength, taken by, score
+    assert rows(result.stdout) == [
+        ["1", "5", "5", "5", "7♣+A♣", "=", "8", "6♠+2♠", "=", "8", "tie:", "carried", "0-0"],
+        ["2", "2", "5+2", "7", "3♣+2♣", "=", "5", "7♠+A♠", "=", "8", "Bruno", "0-7"],
+        ["3", "4", "4", "4", "6♣+5♣", "=", "11", "5♠+4♠", "=", "9", "Alice", "4-7"]]
+    assert lines[-1] == "Outcome: Alice 4, Bruno 7; unclaimed 0: Bruno wins"
+
+
+@pytest.mark.parametrize(("rule", "third", "round_2", "round_3", "outcome"), [
+    ("discard", "3♦", ["2", "(2)", "4", "A", "2", "4", "4", "-", "tie:", "set", "aside", "2",
+                       "5-0"],
+     ["3", "(3)", "4", "A", "3", "5", "A", "4", "Alice", "9-0"], "Alice 9, Bruno 4; unclaimed 2"),
+    ("carry", "", ["2", "(2)", "4", "A", "2", "4", "4", "-", "tie:", "row", "stays", "5-0"],
+     ["3", "()", "4", "A", "2", "5", "A", "4", "Alice", "9-0"], None),
+])
+def test_open_prizes_show_the_row_the_prize_taken_and_what_a_tie_set_aside(
+        run, tmp_path, rule, third, round_2, round_3, outcome):
+    path = tmp_path / "row.gops"
+    path.write_text(ROW.format(rule=rule, third=third), encoding="utf-8")
+    result = run("replay", path)
+    lines = result.stdout.splitlines()
+    assert lines[0].endswith(f"| 5 cards, tie rule {rule}, prizes shuffled, open prizes "
+                             "(a row of 3)")
+    assert lines[2].split() == ["round", "revealed", "row", "Alice", "Bruno", "taken", "by",
+                                "set", "aside", "score"]
+    table = rows(result.stdout)
+    # round, revealed, the row on offer, A's bid, B's bid, the prize taken, by whom, score
+    assert table[0] == ["1", "(4", "A", "5)", "4", "A", "5", "3", "2", "5", "Alice", "5-0"]
+    assert table[1] == round_2
+    assert table[2] == round_3
+    if outcome is not None:  # the discard game is the worked game of docs/notation.md
+        assert result.exit_code == 0, result.output
+        assert lines[-1] == f"Outcome: {outcome}: Alice wins"
+
+
+def test_a_stored_variant_game_replays_from_the_database(run, tmp_path):
+    from gops_records.importer import import_paths
+
+    (tmp_path / "pairs.gops").write_text(PAIRS, encoding="utf-8")
+    db = tmp_path / "t.duckdb"
+    import_paths([tmp_path / "pairs.gops"], db)
+    from_file = run("replay", tmp_path / "pairs.gops")
+    games = run("games", "--db", db, "--json")
+    ref = json.loads(games.stdout.splitlines()[0])["game_ref"]
+    stored = run("replay", ref, "--db", db)
+    assert stored.exit_code == 0, stored.output
+    # the suits are not stored; each seat's cards are shown in its suit, as written here
+    assert rows(stored.stdout) == rows(from_file.stdout)

@@ -7,15 +7,14 @@ from typing import Annotated
 
 import typer
 
-from gops_records.cards import rank_name
 from gops_records.cli.app import EXIT_INVALID, EXIT_OK, app, fail, fail_on
 from gops_records.cli.options import DbOption
+from gops_records.cli.replay_table import render_replay
 from gops_records.cli.validate_cmd import EncodingOption
 from gops_records.errors import GopsError
 from gops_records.export import iter_records
 from gops_records.games_query import GameFilter, game_ref, looks_like_game, resolve_game
 from gops_records.notation import read_reports
-from gops_records.report import GameReport
 from gops_records.sources import read_text, source_name
 from gops_records.store.db import reading, resolve_db
 from gops_records.validate import validate_game
@@ -33,6 +32,10 @@ def replay(
     encoding: EncodingOption = "utf-8",
 ) -> None:
     """Replay one game round by round: prize, pool on offer, bids, who took it, scores.
+
+    A bid of several cards shows its cards and strength (9♣+4♣ = 13); a game with open
+    prizes shows the prizes revealed, the row on offer, the prize taken and by whom, and
+    the prize a tie set aside.
 
     FILE|GAME is a record file when such a file exists; otherwise a stored game's id or
     reference (g and 4 to 16 hex digits, as gops games lists them), replayed from the
@@ -79,54 +82,3 @@ def replay_stored(what: str, db: Path | None) -> None:
              f"{source} game {position}")
     typer.echo(render_replay(report, title))
     raise typer.Exit(EXIT_OK if report.valid else EXIT_INVALID)
-
-
-def render_replay(report: GameReport, title: str) -> str:
-    """The round-by-round table `gops replay` prints."""
-    profile, names = report.profile, report.players
-    width = max(6, *(len(n) for n in names))
-    taken_width = max(width, len("tie: unclaimed"))
-    where = f" (line {report.record.line})" if report.record.line else ""
-    rows = [f"{title}{where}: " + " v ".join(names)
-            + f" | {profile.cards} cards, tie rule {profile.tie_rule.value}, "
-            f"prizes {profile.prize_order.value}", ""]
-    header = (f"{'round':>5}  {'prize':>5}  {'pool':<16} {'value':>5}  "
-              + "  ".join(f"{n:>{width}}" for n in names) + f"  {'taken by':<{taken_width}}  score")
-    rows += [header, "-" * len(header)]
-    played = {r.round_no: r for r in report.rounds}
-    running = [0] * len(names)
-    for number in range(1, len(report.record.rounds) + 1):
-        r = played.get(number)
-        if r is None:
-            rows.append(f"{number:>5}  illegal round, skipped (see problems below)")
-            continue
-        pool = "+".join(rank_name(c) for c in r.pool_cards)
-        if r.winner is not None:
-            running[r.winner] += r.pool_value
-            taken = names[r.winner]
-        elif profile.tie_rule.value == "carry" and number < profile.cards:
-            taken = "tie: carried"
-        else:
-            taken = "tie: unclaimed"
-        rows.append(f"{number:>5}  {rank_name(r.prize):>5}  {pool:<16} {r.pool_value:>5}  "
-                    + "  ".join(f"{rank_name(b):>{width}}" for b in r.bids)
-                    + f"  {taken:<{taken_width}}  " + "-".join(map(str, running)))
-    rows.append("")
-    scores = ", ".join(f"{n} {s}" for n, s in zip(names, report.outcome.scores, strict=False))
-    if not report.valid:
-        played = len(report.rounds)
-        rows.append(f"No result: the game has problems. The replay played {played} of its "
-                    f"{len(report.record.rounds)} rounds" + (
-                        f" (the first skipped: round {report.first_skipped})"
-                        if report.first_skipped else "") + f", which give {scores}")
-    elif report.finished:
-        verdict = f"{report.winner} wins" if report.winner else "draw"
-        rows.append(f"Outcome: {scores}; unclaimed {report.outcome.unclaimed}: {verdict}")
-    else:
-        rows.append(f"Unfinished after {len(report.record.rounds)} of {profile.cards} rounds: "
-                    f"{scores}")
-    if report.problems:
-        rows.append("")
-        rows.append("Problems:")
-        rows += [f"  line {p.line}:{p.column}: {p.code}: {p.message}" for p in report.problems]
-    return "\n".join(rows)
