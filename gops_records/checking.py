@@ -122,10 +122,19 @@ def _line_reader(games: ChunkGames):
 
 
 def check_source(data: bytes, source: str, encoding: str = "utf-8", *,
-                 readable: bool = False, workers: int | None = None) -> Iterator[Checked]:
+                 readable: bool = False, workers: int | None = None,
+                 full_hands=None, notes: list[str] | None = None) -> Iterator[Checked]:
     """Every record of a file's bytes, as ``gops import`` reads the file: a round log
-    when ``source`` names one (.csv, .jsonl, .ndjson), else ``.gops`` records. Raises
+    when ``source`` names one (.csv, .jsonl, .ndjson), Gin Rummy hands or sheets for
+    .gin / .ginsheet (:func:`gops_records.gin.checking.check_gin_bytes`: sheets checked
+    against ``full_hands``, notes added to ``notes``), else ``.gops`` records. Raises
     DecodeError on bytes that are not text in ``encoding``."""
+    from gops_records.gin.checking import check_gin_bytes, gin_kind
+
+    if gin_kind(source):
+        yield from check_gin_bytes(data, source, encoding, readable=readable, full=full_hands,
+                                   notes=notes)
+        return
     kind = round_log_kind(source)
     if kind is None:
         yield from check_bytes(data, source, encoding, readable=readable, workers=workers)

@@ -21,6 +21,10 @@ import duckdb
 import polars as pl
 
 from gops_records.errors import DecodeError
+from gops_records.gin import store as gin_store
+from gops_records.gin.checking import GIN_KINDS, gin_kind, gin_last, read_gin_source
+from gops_records.gin.frames import GinFrames, gin_frames
+from gops_records.gin.sheet_check import FullHands
 from gops_records.notation.model import Problem
 from gops_records.rejects import IMPORT_EXAMPLES, headline
 from gops_records.replay.chunks import chunk_bytes_for, record_body
@@ -40,7 +44,7 @@ from gops_records.store.db import connect, scalar, write_failure
 from gops_records.store.loader import KnownGames, LoadCounts, batch_game_ids, load_frames
 from gops_records.store.source_files import FileRead, file_sha256, reader_of
 
-IMPORT_SUFFIXES = (".gops", *ROUND_LOG_KINDS)
+IMPORT_SUFFIXES = (".gops", *ROUND_LOG_KINDS, *GIN_KINDS)
 BATCH_GAMES = 20_000
 #: DuckDB threads of the import's connection (the parsing has threads of its own).
 IMPORT_THREADS = 1
@@ -112,7 +116,7 @@ def import_paths(paths: Iterable[str | Path], db: str | Path | None = None, *,
     take the write (the database is then as it was); problems in the records never raise.
     """
     paths = list(paths)
-    files = list(find_files(paths, IMPORT_SUFFIXES))
+    files = gin_last(list(find_files(paths, IMPORT_SUFFIXES)))  # full hands before sheets
     started, clock = datetime.now(), time.perf_counter()
     summary = ImportSummary(sources=[source_name(p) for p in files], files=len(files))
     if not files:
@@ -186,7 +190,12 @@ class PendingLoad:
         self.records = 0
         self.reads: list[FileRead] = []
 
-    def add(self, frames: Frames) -> None:
+    def add(self, frames: Frames | GinFrames) -> None:
+        if isinstance(frames, GinFrames):  # loaded at once: a sheet is checked against them
+            counts, notes = gin_store.load_gin(self.con, self.summary.import_id, frames)
+            self.summary.add(counts)
+            self.summary.notes.extend(notes)
+            return
         self.parts.append(frames)
         self.records += batch_game_ids(frames).len() + frames["rejects"].height
         if self.records >= self.limit:
@@ -221,19 +230,23 @@ def _import_file(con: duckdb.DuckDBPyConnection, path: Path, summary: ImportSumm
     """Gather one file's batches for loading, or only count them if the same bytes were
     read before (``earlier``: the sizes and readers of the files read before)."""
     data = read_file(path)
-    reader = reader_of(ROUND_LOG_KINDS.get(path.suffix.lower(), "gops"), encoding)
+    kind = gin_kind(path) or ROUND_LOG_KINDS.get(path.suffix.lower(), "gops")
+    reader = reader_of(kind, encoding)
     with ThreadPoolExecutor(max_workers=1) as hashing:  # hashlib runs beside the parsing
         digest = hashing.submit(file_sha256, data)
         if not reparse and (len(data), reader) in earlier:
             if pending.holds(len(data), reader, digest):
                 pending.flush()  # the same bytes read earlier in this import: stored now
-            if _counted_unchanged(con, path, reader, digest, summary, known):
+            if _counted_unchanged(con, path, reader, digest, summary, known,
+                                  gin=kind in GIN_KINDS.values()):
                 if progress:
                     progress(len(data), source_name(path))
                 return
         notes: list[str] = []
         read = FileRead("", reader, len(data), source_name(path), notes=notes)
-        for batch, consumed in file_batches(path, encoding, batch_games, notes, data=data):
+        full = FullHands(gin_store.stored_full_hands(con)) if kind == "ginsheet" else None
+        for batch, consumed in file_batches(path, encoding, batch_games, notes, data=data,
+                                            full_hands=full):
             frames = batch.frames()
             pending.add(frames)
             summary.note_rejects(frames["rejects"])
@@ -247,11 +260,12 @@ def _import_file(con: duckdb.DuckDBPyConnection, path: Path, summary: ImportSumm
 
 
 def _counted_unchanged(con: duckdb.DuckDBPyConnection, path: Path, reader: str,
-                       digest: Future[str], summary: ImportSummary, known: KnownGames) -> bool:
+                       digest: Future[str], summary: ImportSummary, known: KnownGames, *,
+                       gin: bool = False) -> bool:
     """If an earlier read of these bytes left everything it found stored, count the file
     from that read (as duplicates) and say True; else False: the file must be read."""
     earlier = source_files.find(con, digest.result(), reader)
-    if earlier is None or not _still_stored(con, earlier, known):
+    if earlier is None or not _still_stored(con, earlier, known, gin=gin):
         return False
     summary.add(earlier.counts())
     summary.note_stored_rejects(con, earlier.distinct_reject_ids())
@@ -262,10 +276,16 @@ def _counted_unchanged(con: duckdb.DuckDBPyConnection, path: Path, reader: str,
     return True
 
 
-def _still_stored(con: duckdb.DuckDBPyConnection, earlier: FileRead, known: KnownGames) -> bool:
-    """Whether every game and reject an earlier read of the file yielded is stored."""
+def _still_stored(con: duckdb.DuckDBPyConnection, earlier: FileRead, known: KnownGames, *,
+                  gin: bool = False) -> bool:
+    """Whether every game and reject an earlier read of the file yielded is stored (of a
+    Gin Rummy file: its hands, its sheets' games)."""
     ids = earlier.distinct_game_ids()
-    missing = int(known.new(ids).sum()) if known.usable else source_files.missing_games(con, ids)
+    if gin:
+        missing = gin_store.missing(con, ids)
+    else:
+        missing = int(known.new(ids).sum()) if known.usable else \
+            source_files.missing_games(con, ids)
     return not missing and not source_files.missing_rejects(con, earlier.distinct_reject_ids())
 
 
@@ -276,14 +296,19 @@ def read_file(path: Path) -> bytes:
 
 def file_batches(path: Path, encoding: str = "utf-8", batch_games: int = BATCH_GAMES,
                  notes: list[str] | None = None, *, data: bytes | None = None,
-                 ) -> Iterator[tuple[Frames, int]]:
+                 full_hands: FullHands | None = None,
+                 ) -> Iterator[tuple[Frames | GinFrames, int]]:
     """Frames of the replayed games and rejects of one file (its ``data`` if given), batch
-    by batch, with the bytes each consumed."""
+    by batch, with the bytes each consumed. A Gin Rummy file gives Gin frames; its sheets
+    are checked against ``full_hands`` (the stored hands, for an import)."""
     notes = notes if notes is not None else []
     source = source_name(path)
     data = read_file(path) if data is None else data
     if _BLANK.fullmatch(data):
         notes.append(f"{source}: empty file, no games")
+        return
+    if gin_kind(path):
+        yield from _gin_batches(data, source, encoding, notes, full_hands)
         return
     kind = ROUND_LOG_KINDS.get(path.suffix.lower())
     if kind:
@@ -359,3 +384,27 @@ def _round_log_batches(data: bytes, kind: str, source: str, encoding: str,
         notes.append(f"{source}: no rounds found")
         return
     yield Frames(games.frames(), games.game_ids()), len(data)
+
+
+def _gin_batches(data: bytes, source: str, encoding: str, notes: list[str],
+                 full_hands: FullHands | None) -> Iterator[tuple[GinFrames, int]]:
+    """A Gin Rummy file's hands or sheets, read as ``gops validate`` reads them
+    (:func:`gops_records.gin.checking.read_gin_source`), window by window; a file that is
+    not text in ``encoding`` is quarantined whole."""
+    try:
+        text = decode(data, encoding, source)
+    except DecodeError as exc:
+        yield _whole_file_reject(data, encoding, source,
+                                 Problem("encoding", str(exc), _line_of(exc), 1)), len(data)
+        notes.append(str(exc))
+        return
+    done = records = 0
+    for batch in read_gin_source(text, source, full_hands):
+        records += len(batch.records)
+        notes.extend(batch.notes)
+        consumed = round(len(data) * batch.end / max(len(text), 1))
+        yield gin_frames(batch), consumed - done
+        done = consumed
+    if not records:
+        notes.append(f"{source}: no {'sheets' if gin_kind(source) == 'ginsheet' else 'hands'} "
+                     "found (only comments or blank lines)")

@@ -11,6 +11,8 @@ import typer
 from gops_records.checking import check_source
 from gops_records.cli.app import EXIT_INVALID, EXIT_OK, EXIT_USAGE, app
 from gops_records.errors import GopsError
+from gops_records.gin.checking import gin_last
+from gops_records.gin.sheet_check import FullHands
 from gops_records.importer import IMPORT_SUFFIXES
 from gops_records.sources import find_sources, read_regular_file
 
@@ -23,18 +25,20 @@ EncodingOption = Annotated[str, typer.Option(
 def validate(
     paths: Annotated[list[str], typer.Argument(
         metavar="PATH...", show_default=False,
-        help="Files or folders: .gops records, .csv / .jsonl round logs (read as gops "
-             "import reads them).")],
-    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per game per line.")]
+        help="Files or folders: .gops records, .csv / .jsonl round logs, .gin Gin Rummy "
+             "hands, .ginsheet score sheets (read as gops import reads them).")],
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="One JSON object per game (a Gin Rummy hand or sheet) per line.")]
     = False,
     encoding: EncodingOption = "utf-8",
 ) -> None:
     """Check game records by replaying every game through the rules engine.
 
     Prints each problem as FILE:LINE:COL: CODE: MESSAGE with the offending text
-    (in a round log, COL counts fields, and the offending row is shown). Exit
-    status: 0 when every game is valid, 1 when any is not, 2 for usage errors or
-    unreadable files.
+    (in a round log, COL counts fields, and the offending row is shown). Gin Rummy
+    score sheets are also checked against the full hands of the same game in the
+    .gin files given (read first). Exit status: 0 when every game is valid, 1 when
+    any is not, 2 for usage errors or unreadable files.
 
     Example:
 
@@ -43,8 +47,9 @@ def validate(
     out = sys.stdout
     games = invalid = files = 0
     unreadable = False
+    full_hands, notes = FullHands(), []
     try:
-        found = list(find_sources(paths, IMPORT_SUFFIXES))
+        found = gin_last(list(find_sources(paths, IMPORT_SUFFIXES)), key=lambda f: f[1])
     except GopsError as exc:
         print(f"gops: error: {exc}", file=sys.stderr)
         raise typer.Exit(EXIT_USAGE) from None
@@ -55,7 +60,8 @@ def validate(
     for source, path in found:
         try:
             data = read_regular_file(path)
-            for checked in check_source(data, source, encoding, readable=not as_json):
+            for checked in check_source(data, source, encoding, readable=not as_json,
+                                        full_hands=full_hands, notes=notes):
                 games += checked.games
                 invalid += checked.invalid
                 if as_json:
@@ -68,6 +74,8 @@ def validate(
             unreadable = True
             continue
         files += 1
+    for note in notes:
+        print(f"gops: note: {note}", file=sys.stderr)
     if not as_json:
         game_noun = "game" if games == 1 else "games"
         noun = "file" if files == 1 else "files"

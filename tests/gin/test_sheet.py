@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from gops_records.gin.checking import read_gin
 from gops_records.gin.rules import Seat
 from gops_records.gin.sheet import SheetLine, SheetOut, SheetRecord, parse_sheets, write_sheets
-from gops_records.gin.sheet_check import FullHands, check_sheet, check_matches
+from gops_records.gin.sheet_check import FullHands, check_matches, check_sheet
 
 ISSUE_SHEET = """\
 [A "Alice"] [B "Bruno"] [Match "Alice-Bruno"] [Game "1"]
