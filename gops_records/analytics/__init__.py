@@ -14,7 +14,7 @@ from gops_records.analytics.bidding import (
     player_bidding,
     relative_bids,
 )
-from gops_records.analytics.filters import ALL_GAMES, Filters
+from gops_records.analytics.filters import ALL_GAMES, CLASSIC, Filters, Variant, VariantKind
 from gops_records.analytics.games import (
     GameDetail,
     game_detail,
@@ -55,9 +55,16 @@ from gops_records.analytics.ties import (
     ties_by_round,
     ties_by_round_of,
 )
+from gops_records.analytics.variants import (
+    CHOICES,
+    list_variants,
+    open_row_bids,
+    row_choices,
+    strength_by_prize,
+)
 
 __all__ = [
-    "ALL_GAMES", "Filters", "GameDetail",
+    "ALL_GAMES", "CHOICES", "CLASSIC", "Filters", "GameDetail", "Variant", "VariantKind",
     "bid_habits", "bid_heatmap", "bid_minus_prize", "carry_effect", "player_bidding",
     "relative_bids",
     "carried_per_game", "carried_per_game_of", "largest_pools", "pool_distribution",
@@ -69,4 +76,5 @@ __all__ = [
     "ties_by_pair", "ties_by_round", "ties_by_round_of",
     "game_detail", "list_games", "list_imports", "list_rejects", "list_source_files",
     "wilson", "with_wilson",
+    "list_variants", "open_row_bids", "row_choices", "strength_by_prize",
 ]

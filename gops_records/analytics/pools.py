@@ -1,7 +1,12 @@
 """Pool sizes: how much was on offer each round, the largest pools, carried and unclaimed points.
 
 The pool of a round is the prize just revealed plus any prizes carried in from ties
-before it (``rounds.pool_value``, ``rounds.pool_cards``).
+before it (``rounds.pool_value``, ``rounds.pool_cards``). Games with open prizes have no
+pool (the winner picks one prize from a row of face-up prizes, and nothing is carried), so
+the pool figures leave them out; what they do with the row is in
+:mod:`gops_records.analytics.variants`. Their unclaimed points (a row or pile left at the
+end, prizes a tie set aside) are counted with everyone's. Bids of several cards have pools
+as the classic game does, one prize revealed a round.
 """
 
 from __future__ import annotations
@@ -15,42 +20,47 @@ from gops_records.cards import MAX_RANK
 
 
 def pool_distribution(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
-    """Rounds by pool value and number of prize cards in the pool.
+    """Rounds by pool value and number of prize cards in the pool (games with open prizes
+    left out: they have no pool).
 
     Columns: pool_value, pool_cards, rounds.
     """
-    if f.is_empty:
+    if f.is_empty:  # an open-prize round is the only kind that has revealed prizes
         return run(con, """
             SELECT pool_value::INTEGER AS pool_value, len(pool_cards)::INTEGER AS pool_cards,
                    count(*) AS rounds
-            FROM rounds GROUP BY ALL ORDER BY pool_value, pool_cards""")
+            FROM rounds WHERE revealed IS NULL GROUP BY ALL ORDER BY pool_value, pool_cards""")
     # Matching 13M rounds to the kept games dominates, so read as few rounds as possible: a
-    # finished game reveals each prize 1..cards once, and a round nothing was carried into
-    # has the prize alone as its pool. So the kept finished games give every prize once,
-    # from which the rounds with a carried pool (a tenth of them) are moved to their real
-    # pool; unfinished games are read whole.
-    scope, params = games_cte(f, "g.game_id, g.cards, g.finished")
+    # finished classic game reveals each prize 1..cards once, and a round nothing was
+    # carried into has the prize alone as its pool. So the kept finished classic games give
+    # every prize once, from which the rounds with a carried pool (a tenth of them) are
+    # moved to their real pool; unfinished games, and games of bids of several cards (which
+    # reveal only some of the prizes), are read whole.
+    scope, params = games_cte(f, "g.game_id, g.cards, g.finished AND g.bid_cards = 1 AS whole, "
+                                 "g.open_prizes IS NULL AS has_pool")
     return run(con, f"""WITH {scope},
-        done AS (SELECT cards, count(*) AS games FROM fg WHERE finished GROUP BY cards),
+        done AS (SELECT cards, count(*) AS games FROM fg WHERE whole AND has_pool
+                 GROUP BY cards),
         deck AS (
             SELECT n.v AS pool_value, 1 AS pool_cards, sum(d.games) AS rounds
             FROM done d, range(1, {MAX_RANK + 1}) AS n(v) WHERE n.v <= d.cards GROUP BY n.v
         ),
         carried AS (
             SELECT r.prize, r.pool_value, len(r.pool_cards) AS pool_cards
-            FROM rounds r SEMI JOIN (SELECT game_id FROM fg WHERE finished) k USING (game_id)
+            FROM rounds r
+            SEMI JOIN (SELECT game_id FROM fg WHERE whole AND has_pool) k USING (game_id)
             WHERE r.carried_in > 0
         ),
-        open_rounds AS (
+        read_rounds AS (
             SELECT r.pool_value, len(r.pool_cards) AS pool_cards
             FROM rounds r
-            SEMI JOIN (SELECT game_id FROM fg WHERE NOT finished) k USING (game_id)
+            SEMI JOIN (SELECT game_id FROM fg WHERE NOT whole AND has_pool) k USING (game_id)
         ),
         parts AS (
             SELECT pool_value, pool_cards, rounds FROM deck
             UNION ALL SELECT prize, 1, -count(*) FROM carried GROUP BY prize
             UNION ALL SELECT pool_value, pool_cards, count(*) FROM carried GROUP BY ALL
-            UNION ALL SELECT pool_value, pool_cards, count(*) FROM open_rounds GROUP BY ALL
+            UNION ALL SELECT pool_value, pool_cards, count(*) FROM read_rounds GROUP BY ALL
         )
         SELECT pool_value::INTEGER AS pool_value, pool_cards::INTEGER AS pool_cards,
                sum(rounds)::BIGINT AS rounds
@@ -59,7 +69,8 @@ def pool_distribution(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFram
 
 
 def largest_pools(con: duckdb.DuckDBPyConnection, f: Filters, limit: int = 10) -> pl.DataFrame:
-    """The ``limit`` rounds with the largest pools and who took them ('tie' when nobody did).
+    """The ``limit`` rounds with the largest pools and who took them ('tie' when nobody did),
+    in games of one prize a round (open-prize games have no pool).
 
     Larger value first, then more cards, then newer games. Columns: game_id, event, date,
     round_no, pool_value, pool_cards (text such as '8+5+3'), winner.
@@ -67,12 +78,13 @@ def largest_pools(con: duckdb.DuckDBPyConnection, f: Filters, limit: int = 10) -
     # Each game's largest pool (games.max_pool) is one of its rounds, so the limit-th
     # largest max_pool among the kept games bounds the answer from below: only the rounds
     # of the games reaching it are read, and only the chosen rounds look up a name.
-    scope, params = games_cte(f, "g.game_id, g.event, g.date, g.max_pool")
+    scope, params = games_cte(f, "g.game_id, g.event, g.date, g.max_pool, g.open_prizes")
     limit = max(int(limit), 0)
     return run(con, f"""WITH {scope},
-        bound AS (SELECT max_pool FROM fg ORDER BY max_pool DESC LIMIT 1 OFFSET ?),
+        pooled AS (SELECT game_id, event, date, max_pool FROM fg WHERE open_prizes IS NULL),
+        bound AS (SELECT max_pool FROM pooled ORDER BY max_pool DESC LIMIT 1 OFFSET ?),
         reaching AS (
-            SELECT game_id, event, date FROM fg
+            SELECT game_id, event, date FROM pooled
             WHERE max_pool >= coalesce((SELECT max_pool FROM bound), 0)
         ),
         top AS (
@@ -100,15 +112,16 @@ def carried_per_game(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame
     A game's carried value is the total of the prize cards that were carried into a later
     round at least once, each card counted once: the prizes of its tied rounds except a
     tied last round (whose pool is left unclaimed), as ``games.carried`` holds it.
-    Discard-rule games never carry and are left out. Columns: carried_value, games (a game
-    with no tie counts at 0).
+    Discard-rule games never carry and are left out, and so are open-prize games (a tie
+    leaves the row as it is; no pool grows). Columns: carried_value, games (a game with no
+    tie counts at 0).
     """
     return carried_per_game_of(game_shapes(con, f))
 
 
 def carried_per_game_of(shapes: pl.DataFrame) -> pl.DataFrame:
     """:func:`carried_per_game` from :func:`~gops_records.analytics.shapes.game_shapes`."""
-    return (shapes.filter(pl.col("tie_rule") == "carry")
+    return (shapes.filter((pl.col("tie_rule") == "carry") & ~pl.col("open_row"))
             .group_by(pl.col("carried").alias("carried_value")).agg(pl.col("games").sum())
             .sort("carried_value"))
 

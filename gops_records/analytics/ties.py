@@ -182,26 +182,37 @@ def final_ties(con: duckdb.DuckDBPyConnection, f: Filters) -> dict:
 
     Keys: games (finished games), games_ending_on_tie, rate, ci (Wilson low, high),
     mean_unclaimed (unclaimed points per finished game, from every cause: discarded
-    ties too), mean_pool_left (mean last-round pool in games that ended on a tie).
-    Rate, ci and means are None when there are no finished games.
+    ties too), mean_pool_left (mean last-round pool in games that ended on a tie; with
+    open prizes the value of the row the final tie left on the table). Rate, ci and means
+    are None when there are no finished games.
+
+    A game's last round is its ``rounds_played`` (a finished game of bids of k cards has
+    floor(N / k) rounds, not N).
     """
-    # Under carry, a game that ended on a tie left exactly its last pool unclaimed (every
-    # earlier carried pool was won later or is part of it), so only discard games, whose
-    # unclaimed points also count earlier ties, need their last round read.
-    scope, params = games_cte(f, "g.game_id, g.cards, g.unclaimed, g.finished, g.tie_mask, "
-                                 "g.tie_rule")
+    # Under carry, a game of one prize a round that ended on a tie left exactly its last
+    # pool unclaimed (every earlier carried pool was won later or is part of it), so only
+    # discard games, whose unclaimed points also count earlier ties, and open-prize games,
+    # whose unclaimed points also count the pile, need their last round read: the prize
+    # cards on offer then (the pool, or the row), summed.
+    scope, params = games_cte(f, "g.game_id, g.rounds_played, g.unclaimed, g.finished, "
+                                 "g.tie_mask, g.tie_rule, g.open_prizes")
     row = run(con, f"""WITH {scope},
         ended_tied AS (
-            SELECT game_id, cards, tie_rule, unclaimed FROM fg
-            WHERE finished AND (tie_mask >> (cards - 1)) & 1 = 1
+            SELECT game_id, rounds_played, tie_rule, unclaimed, open_prizes FROM fg
+            WHERE finished AND (tie_mask >> (rounds_played - 1)) & 1 = 1
         ),
-        discarded AS (SELECT game_id, cards FROM ended_tied WHERE tie_rule = 'discard'),
+        read_last AS (
+            SELECT game_id, rounds_played FROM ended_tied
+            WHERE tie_rule = 'discard' OR open_prizes IS NOT NULL
+        ),
         last_tied AS (
-            SELECT unclaimed AS pool_value FROM ended_tied WHERE tie_rule = 'carry'
+            SELECT unclaimed AS pool_value FROM ended_tied
+            WHERE tie_rule = 'carry' AND open_prizes IS NULL
             UNION ALL
-            SELECT r.pool_value
-            FROM rounds r JOIN discarded e ON e.game_id = r.game_id AND r.round_no = e.cards
-            WHERE r.tie AND r.round_no >= (SELECT min(cards) FROM discarded)
+            SELECT list_sum(r.pool_cards)
+            FROM rounds r
+            JOIN read_last e ON e.game_id = r.game_id AND r.round_no = e.rounds_played
+            WHERE r.tie AND r.round_no >= (SELECT min(rounds_played) FROM read_last)
         )
         SELECT (SELECT count(*) FROM fg WHERE finished) AS games,
                (SELECT count(*) FROM last_tied) AS ending_on_tie,

@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from gops_records.analytics import Filters, list_games
+from gops_records.analytics import CLASSIC, Filters, Variant, VariantKind, list_games
 
 FULL = Filters(events=("Club", "Other"), matches=("M1",), date_from=dt.date(2026, 1, 1),
                date_to=dt.date(2026, 1, 31), players=("Ann", "Bob"), tie_rule="carry",
@@ -89,3 +89,43 @@ def test_query_params_read_repeated_keys_through_get_all():
     params = _QueryParams([("player", "Ann"), ("player", "Bob"), ("n_players", "2")])
     assert params["player"] == "Bob"
     assert Filters.from_query_params(params) == Filters(players=("Ann", "Bob"), n_players=2)
+
+
+# -- the variant of the rules -------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "variant", "sql", "params", "label"), [
+    ("classic", Variant(VariantKind.CLASSIC), "(g.bid_cards = 1 AND g.open_prizes IS NULL)", [],
+     "classic"),
+    ("bid-cards-2", Variant(VariantKind.BID_CARDS, 2), "g.bid_cards = ?", [2], "bids of 2 cards"),
+    ("Open-Prizes-13", Variant(VariantKind.OPEN_PRIZES, 13), "g.open_prizes = ?", [13],
+     "open prizes (row of 13)"),
+])
+def test_a_variant_reads_from_and_writes_to_the_url(text, variant, sql, params, label):
+    assert Variant.parse(text) == variant
+    assert str(variant) == text.lower() and variant.label == label
+    f = Filters(variant=text)
+    assert f.variant == variant and f.games_where() == (sql, params)
+    assert f.to_query_params() == {"variant": text.lower()}
+    assert Filters.from_query_params(f.to_query_params()) == f
+    assert f.describe() == f"variant: {label}"
+
+
+@pytest.mark.parametrize("text", ["bid-cards-1", "bid-cards-4", "open-prizes-1",
+                                  "open-prizes-14", "classic-2", "open", "pairs"])
+def test_an_unreadable_variant_is_refused_in_python_and_ignored_in_a_url(text):
+    with pytest.raises(ValueError, match="not a variant|takes a size|has no size"):
+        Filters(variant=text)
+    assert Filters.from_query_params({"variant": text}) == Filters()
+
+
+def test_only_narrows_a_filter_to_one_variant():
+    f = Filters(tie_rule="carry")
+    assert f.only(CLASSIC) == Filters(tie_rule="carry", variant=CLASSIC)
+    assert Filters(variant=CLASSIC).only(CLASSIC) == Filters(variant=CLASSIC)
+    assert Filters(variant="bid-cards-2").only(CLASSIC) is None
+
+
+def test_the_variant_filter_keeps_classic_games(con):
+    kept = set(list_games(con, Filters(variant=CLASSIC))["source_game"].to_list())
+    assert kept == {1, 2, 3, 4, 5, 6}  # the club's games are all classic
+    assert list_games(con, Filters(variant="open-prizes-3")).is_empty()
