@@ -3,20 +3,24 @@
 All functions take the player's name and look at that player's bids in the games the
 filters keep. The hand-aware measures (relative bids, habits, carry effect) know which
 cards the player had left: a running bit mask of the cards already spent (bit v = card v),
-computed with a window sum over the player's rounds of each game, so no row ever comes to
-Python. They leave out *forced* bids (the last card in hand), which show no choice.
+summed along the rounds of each game the player sat in. They leave out *forced* bids (the
+last card in hand), which show no choice.
 
-Each function runs one query, which groups the player's bids by everything the five frames
-tell apart (a few thousand rows at most); the frames are summed from those groups in
-polars. :func:`player_bidding` computes all five from one such query.
+Each function runs one query for the player's bids (one row each, as stored), adds the
+hand facts in numpy and groups the bids by everything the five frames tell apart (a few
+thousand groups at most); the frames are summed from those groups in polars.
+:func:`player_bidding` computes all five from one such pass.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import duckdb
+import numpy as np
 import polars as pl
 
-from gops_records.analytics.filters import Filters, games_cte, run
+from gops_records.analytics.filters import Filters, games_cte
 from gops_records.analytics.stats import CLUSTER_SUMS, design_effect_expr, wilson_deff_exprs
 
 HABITS = ("exact_prize", "prize_plus_one", "highest_remaining", "lowest_remaining")
@@ -24,8 +28,30 @@ PHASES = ("all", "early", "middle", "late")
 POOLS = ("carried pool", "single prize")
 
 
-def _hands(f: Filters, player: str, materialized: bool = False) -> tuple[str, list]:
-    """WITH-clause bodies ending in ``hb``: every bid of ``player`` with hand facts.
+#: The player's bids as stored, one row per bid and no window: ``part`` numbers the
+#: (game, seat) pairs the player sat in, in game-id order (its ``game_no`` numbers the games
+#: in the same order), so the hand facts can be accumulated along each part in numpy. A
+#: window over the player's rounds in DuckDB (``sum(1 << bid) OVER (PARTITION BY game,
+#: seat ORDER BY round_no)``) was most of a Players pick for a player with 1.08M bids at
+#: 1,000,000 games (README, Speed); fetching the rows and summing them in numpy costs less.
+_BIDS = """{scope},
+    seats AS (
+        -- the seat as a number (A = 0)
+        SELECT p.game_id, (ascii(p.seat) - 65)::UTINYINT AS seat_no, fg.cards,
+               (row_number() OVER (ORDER BY p.game_id, p.seat) - 1)::INTEGER AS part,
+               (dense_rank() OVER (ORDER BY p.game_id) - 1)::INTEGER AS game_no
+        FROM game_players p JOIN fg USING (game_id) WHERE p.player = ?
+    )
+    SELECT s.part, s.game_no, s.cards, r.round_no,
+           CASE s.seat_no WHEN 0 THEN r.bid_a WHEN 1 THEN r.bid_b
+                          WHEN 2 THEN r.bid_c ELSE r.bid_d END AS bid,
+           r.prize, r.carried_in
+    FROM rounds r JOIN seats s USING (game_id)"""
+
+
+@dataclass(frozen=True)
+class _HandFacts:
+    """Every bid of the player with what their hand held, as numpy columns (one per bid).
 
     hand_size  cards in hand before the bid (= prizes still to come, this one included)
     forced     hand_size = 1: the last card, no choice
@@ -33,66 +59,210 @@ def _hands(f: Filters, player: str, materialized: bool = False) -> tuple[str, li
     below_prize  unrevealed prizes lower than this prize
     has_prize, has_prize1  whether the player still held a card equal to prize / prize+1
     phase      1 early, 2 middle, 3 late: ceil(3 * round_no / cards)
-
-    ``materialized``: ``hb`` is computed once for a query that reads it twice, and says
-    which bids are in the games the design effect is measured on (``sampled``: at most
-    :data:`DEFF_GAMES` of the player's games, the same ones every time).
+    sampled    the bid is in one of the (game, seat) parts the design effect is measured
+               on (the first :data:`DEFF_GAMES` of them in game-id order)
     """
-    scope, params = games_cte(f, "g.game_id, g.cards")
-    sample = (f",\n               row_number() OVER (ORDER BY p.game_id) <= {DEFF_GAMES} "
-              "AS sampled") if materialized else ""
-    sampled = ", s.sampled" if materialized else ""
-    sampled_hb = ", sampled" if materialized else ""
-    sql = f"""{scope},
-    seats AS (
-        -- the seat as a number (A = 0): partitioning the window below by a small integer
-        -- rather than text takes a tenth off the whole query
-        SELECT p.game_id, (ascii(p.seat) - 65)::UTINYINT AS seat_no, fg.cards{sample}
-        FROM game_players p JOIN fg USING (game_id) WHERE p.player = ?
-    ),
-    pb AS (
-        SELECT r.game_id, s.seat_no, r.round_no,
-               CASE s.seat_no WHEN 0 THEN r.bid_a WHEN 1 THEN r.bid_b
-                              WHEN 2 THEN r.bid_c ELSE r.bid_d END AS bid,
-               r.prize, r.carried_in, r.pool_value, s.cards{sampled}
-        FROM rounds r JOIN seats s USING (game_id)
-    ),
-    masks AS (
-        SELECT *,
-               sum(1::BIGINT << bid) OVER w - (1::BIGINT << bid) AS spent,
-               sum(1::BIGINT << prize) OVER w - (1::BIGINT << prize) AS shown
-        FROM pb
-        WINDOW w AS (PARTITION BY game_id, seat_no ORDER BY round_no)
-    ),
-    hb AS {"MATERIALIZED " if materialized else ""}(
-        SELECT game_id, round_no, bid, prize, carried_in, pool_value, cards,
-               cards - round_no + 1 AS hand_size,
-               cards - round_no + 1 = 1 AS forced,
-               bid - 1 - bit_count(spent & ((1::BIGINT << bid) - 1)) AS below_bid,
-               prize - 1 - bit_count(shown & ((1::BIGINT << prize) - 1)) AS below_prize,
-               (spent >> prize) & 1 = 0 AS has_prize,
-               prize < cards AND (spent >> (prize + 1)) & 1 = 0 AS has_prize1,
-               ceil(3.0 * round_no / cards)::INTEGER AS phase{sampled_hb}
-        FROM masks
-    )"""
-    return sql, [*params, player]
+
+    game_no: np.ndarray
+    bid: np.ndarray
+    prize: np.ndarray
+    carried_in: np.ndarray
+    pool_value: np.ndarray
+    hand_size: np.ndarray
+    forced: np.ndarray
+    below_bid: np.ndarray
+    below_prize: np.ndarray
+    has_prize: np.ndarray
+    has_prize1: np.ndarray
+    phase: np.ndarray
+    sampled: np.ndarray
+
+    @classmethod
+    def read(cls, con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> _HandFacts:
+        """The player's bids in the games ``f`` keeps (one query, then numpy)."""
+        scope, params = games_cte(f, "g.game_id, g.cards")
+        table = con.sql(f"WITH {_BIDS.format(scope=scope)}",
+                        params=[*params, player]).arrow().read_all()
+        cols = {name: table.column(name).to_numpy().astype(np.int64)
+                for name in ("part", "game_no", "cards", "round_no", "bid", "prize",
+                             "carried_in")}
+        return cls.of(**cols)
+
+    @classmethod
+    def of(cls, part: np.ndarray, game_no: np.ndarray, cards: np.ndarray,
+           round_no: np.ndarray, bid: np.ndarray, prize: np.ndarray,
+           carried_in: np.ndarray) -> _HandFacts:
+        """The facts from the stored columns (one row per part and round, in any order).
+
+        The rows are laid out as a (parts, rounds) grid, so each bid's cards spent and
+        prizes shown before it are running sums along its part's row (a card is spent
+        once and a prize shown once, so the sum of the bits is their union).
+        """
+        parts = int(part.max()) + 1 if len(part) else 0
+        width = int(round_no.max()) if len(part) else 1
+        at = part * width + (round_no - 1)
+
+        def grid(values: np.ndarray) -> np.ndarray:
+            out = np.zeros(parts * width, dtype=np.int64)
+            out[at] = values
+            return out.reshape(parts, width)
+
+        held = np.zeros(parts * width, dtype=bool)
+        held[at] = True
+        b, p, c = grid(bid), grid(prize), grid(carried_in)
+        n = np.zeros(parts, dtype=np.int64)
+        n[part] = cards
+        games = np.zeros(parts, dtype=np.int64)
+        games[part] = game_no
+        rounds = np.arange(1, width + 1)[None, :]
+        held = held.reshape(parts, width)
+        bid_bit = np.where(held, np.left_shift(1, b), 0)
+        prize_bit = np.where(held, np.left_shift(1, p), 0)
+        spent = np.cumsum(bid_bit, axis=1) - bid_bit
+        shown = np.cumsum(prize_bit, axis=1) - prize_bit
+        cards_of = n[:, None]
+        hand_size = cards_of - rounds + 1
+        facts = {
+            "game_no": np.broadcast_to(games[:, None], held.shape), "bid": b, "prize": p,
+            "carried_in": c, "pool_value": c + p, "hand_size": hand_size,
+            "forced": hand_size == 1,
+            "below_bid": b - 1 - np.bitwise_count(spent & (bid_bit - 1)),
+            "below_prize": p - 1 - np.bitwise_count(shown & (prize_bit - 1)),
+            "has_prize": (np.right_shift(spent, p) & 1) == 0,
+            "has_prize1": (p < cards_of) & ((np.right_shift(spent, p + 1) & 1) == 0),
+            "phase": np.ceil(3.0 * rounds / cards_of).astype(np.int64),
+            "sampled": np.broadcast_to((np.arange(parts) < DEFF_GAMES)[:, None], held.shape)}
+        keep = held.reshape(-1)
+        every = bool(keep.all())
+        return cls(**{name: (np.broadcast_to(v, held.shape).reshape(-1) if every
+                             else np.broadcast_to(v, held.shape).reshape(-1)[keep])
+                      for name, v in facts.items()})
 
 
-#: The player's bids grouped by everything the five frames tell apart: a few thousand rows
-#: at most (prize x bid x phase x relative ranks x flags), whatever the number of bids.
-_GROUPS = """
-    SELECT prize::INTEGER AS prize, bid::INTEGER AS bid, phase, forced, has_prize,
-           has_prize1, below_bid = hand_size - 1 AS highest, below_bid = 0 AS lowest,
-           carried_in > 0 AS carried,
-           CASE WHEN NOT forced
-                THEN least((below_prize * ?) // (hand_size - 1), ? - 1)::INTEGER + 1
-           END AS prize_rel_rank,
-           CASE WHEN NOT forced
-                THEN least((below_bid * ?) // (hand_size - 1), ? - 1)::INTEGER + 1
-           END AS bid_rel_rank,
-           count(*) AS n, sum(pool_value)::BIGINT AS pool_sum,
-           sum(? // hand_size)::BIGINT AS uniform_sum
-    FROM hb GROUP BY ALL"""
+def _sql_div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Integer division as SQL does it (truncated towards zero), not numpy's floor."""
+    if (a >= 0).all() and (b > 0).all():
+        return a // b
+    q = np.abs(a) // np.maximum(np.abs(b), 1)
+    return np.where((a < 0) != (b < 0), -q, q)
+
+
+#: The group columns of :func:`_group_frame`, in order, and their types there.
+_GROUP_KEYS = {"prize": pl.Int32, "bid": pl.Int32, "phase": pl.Int32, "forced": pl.Boolean,
+               "has_prize": pl.Boolean, "has_prize1": pl.Boolean, "highest": pl.Boolean,
+               "lowest": pl.Boolean, "carried": pl.Boolean, "prize_rel_rank": pl.Int32,
+               "bid_rel_rank": pl.Int32}
+
+
+def _rel_rank(below: np.ndarray, h: _HandFacts, buckets: int) -> np.ndarray:
+    """The bucket 1..buckets of a rank fraction below / (hand_size - 1); 0 for forced bids."""
+    span = np.where(h.forced, 1, h.hand_size - 1)
+    return np.where(h.forced, 0, np.minimum(_sql_div(below * buckets, span), buckets - 1) + 1)
+
+
+def _group_frame(h: _HandFacts, buckets: int) -> pl.DataFrame:
+    """The player's bids grouped by everything the five frames tell apart (a few thousand
+    rows at most: prize x bid x phase x relative ranks x flags, whatever the number of
+    bids), with n, pool_sum and uniform_sum (sum of UNIFORM_UNIT // hand_size) per group.
+    prize_rel_rank and bid_rel_rank are null for forced bids."""
+    keys = [h.prize, h.bid, h.phase, h.forced, h.has_prize, h.has_prize1,
+            h.below_bid == h.hand_size - 1, h.below_bid == 0, h.carried_in > 0,
+            _rel_rank(h.below_prize, h, buckets), _rel_rank(h.below_bid, h, buckets)]
+    uniform = UNIFORM_UNIT // np.maximum(h.hand_size, 1)
+    values, sums = _grouped(keys, [np.ones(len(h.bid), dtype=np.int64), h.pool_value, uniform])
+    frame = pl.DataFrame([pl.Series(name, v, dtype=dtype)
+                          for (name, dtype), v in zip(_GROUP_KEYS.items(), values, strict=True)])
+    unforced = ~pl.col("forced")
+    return frame.with_columns(
+        pl.when(unforced).then(pl.col("prize_rel_rank")).alias("prize_rel_rank"),
+        pl.when(unforced).then(pl.col("bid_rel_rank")).alias("bid_rel_rank"),
+        *(pl.Series(name, s, dtype=pl.Int64)
+          for name, s in zip(("n", "pool_sum", "uniform_sum"), sums, strict=True)))
+
+
+def _grouped(keys: list[np.ndarray], weights: list[np.ndarray]
+             ) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """GROUP BY ``keys`` with exact integer sums of ``weights``: each key column's values
+    per group and each weight's sums (groups in key order).
+
+    The keys are numbered in mixed radix (each column's span of values); with a few
+    million numbers or fewer they are counted with bincount (no sort), else sorted.
+    """
+    key = np.zeros(len(keys[0]), dtype=np.int64)
+    lows, spans = [], []
+    for column in keys:
+        c = column.astype(np.int64, copy=False)
+        low = int(c.min()) if len(c) else 0
+        span = (int(c.max()) - low + 1) if len(c) else 1
+        key = key * span + (c - low)
+        lows.append(low)
+        spans.append(span)
+    total = int(np.prod(spans, dtype=object))
+    if total <= max(1 << 22, 4 * len(key)):
+        counts = np.bincount(key, minlength=total)
+        present = np.flatnonzero(counts)
+        index = np.zeros(total, dtype=np.int64)
+        index[present] = np.arange(len(present))
+        group = index[key]
+    else:
+        present, group = np.unique(key, return_inverse=True)
+        group = group.reshape(-1)
+    sums = [_int_sums(group, w, len(present)) for w in weights]
+    values, rest = [], present
+    for low, span in zip(reversed(lows), reversed(spans), strict=True):
+        values.append(rest % span + low)
+        rest = rest // span
+    return values[::-1], sums
+
+
+def _int_sums(group: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
+    """Exact integer sums of ``values`` per group (bincount's float sums are exact while
+    every sum stays below 2**53; beyond that, integer adds)."""
+    if len(values) and int(np.abs(values).max()) * len(values) < 1 << 53:
+        return np.bincount(group, weights=values, minlength=size).astype(np.int64)
+    out = np.zeros(size, dtype=np.int64)
+    np.add.at(out, group, values)
+    return out
+
+
+#: (habit or carry figure) -> what counts as a trial and a success of it, per bid
+_CLUSTER_PAIRS = {"exact_prize": ("n_exact", "k_exact"), "prize_plus_one": ("n_plus", "k_plus"),
+                  "highest_remaining": ("n_all", "k_high"), "lowest_remaining": ("n_all", "k_low")}
+
+
+def _cluster_frame(h: _HandFacts) -> pl.DataFrame:
+    """Per part of the game, the sums over the sampled games that the design effect reads
+    (analytics.stats.design_effect_expr): for each habit k, n, k*k, n*n, k*n and the games
+    with a trial, where k and n count one game's unforced bids following the habit and
+    those where it was possible. Parts: 0 the whole game, 1-3 its phases, 10 single
+    prizes, 11 carried pools."""
+    keep = h.sampled & ~h.forced
+    bid, prize, below, size = h.bid[keep], h.prize[keep], h.below_bid[keep], h.hand_size[keep]
+    per_bid = {"n_exact": h.has_prize[keep], "k_exact": h.has_prize[keep] & (bid == prize),
+               "n_plus": h.has_prize1[keep],
+               "k_plus": h.has_prize1[keep] & (bid == prize + 1),
+               "n_all": np.ones(len(bid), dtype=bool), "k_high": below == size - 1,
+               "k_low": below == 0}
+    game = h.game_no[keep]
+    games = int(game.max()) + 1 if len(game) else 0
+    phase, carried = h.phase[keep], h.carried_in[keep] > 0
+    parts = {0: np.ones(len(bid), dtype=bool),
+             **{p: phase == p for p in (1, 2, 3)}, 10: ~carried, 11: carried}
+    rows = []
+    for part, inside in parts.items():
+        counts = {name: np.bincount(game[inside & v], minlength=games).astype(np.int64)
+                  for name, v in per_bid.items()}
+        row = {"part": part}
+        for habit, (n_name, k_name) in _CLUSTER_PAIRS.items():
+            k, n = counts[k_name], counts[n_name]
+            row |= {f"k_{habit}": int(k.sum()), f"n_{habit}": int(n.sum()),
+                    f"kk_{habit}": int((k * k).sum()), f"nn_{habit}": int((n * n).sum()),
+                    f"kn_{habit}": int((k * n).sum()), f"games_{habit}": int((n > 0).sum())}
+        rows.append(row)
+    return pl.DataFrame(rows, schema={"part": pl.Int32, **{
+        f"{s}_{habit}": pl.Int64 for habit in _CLUSTER_PAIRS
+        for s in ("k", "n", "kk", "nn", "kn", "games")}})
+
 
 #: The design effect of a rate is measured on at most this many of the player's games (the
 #: lowest game ids: content hashes, so a fixed pseudo-random choice) and applied to the
@@ -100,77 +270,30 @@ _GROUPS = """
 #: and the per-game sums of a player with 80,000 games cost the Players page 20-40%.
 DEFF_GAMES = 5000
 
-#: Per game (of the sampled ones), the unforced bids where each habit was possible (n_*)
-#: and followed (k_*), for each phase (part 1-3), the whole game (part 0) and each kind of
-#: pool (part 10: single prize, 11: carried); then per part the sums over games that the
-#: design effect reads (analytics.stats.design_effect_expr): k, n, k*k, n*n, k*n, games.
-_CLUSTERS = """,
-    per_game AS (
-        SELECT game_id,
-               CASE WHEN GROUPING(phase) = 0 THEN phase
-                    WHEN GROUPING(carried) = 0 THEN 10 + carried::INTEGER ELSE 0 END AS part,
-               count(*) FILTER (has_prize) AS n_exact,
-               count(*) FILTER (has_prize AND bid = prize) AS k_exact,
-               count(*) FILTER (has_prize1) AS n_plus,
-               count(*) FILTER (has_prize1 AND bid = prize + 1) AS k_plus,
-               count(*) AS n_all,
-               count(*) FILTER (below_bid = hand_size - 1) AS k_high,
-               count(*) FILTER (below_bid = 0) AS k_low
-        FROM (SELECT *, carried_in > 0 AS carried FROM hb WHERE sampled AND NOT forced)
-        GROUP BY GROUPING SETS ((game_id, phase), (game_id), (game_id, carried))
-    ),
-    clusters AS (
-        SELECT part, {sums} FROM per_game GROUP BY part
-    )"""
-#: (habit or carry figure) -> the per-game columns of its trials and successes
-_CLUSTER_PAIRS = {"exact_prize": ("n_exact", "k_exact"), "prize_plus_one": ("n_plus", "k_plus"),
-                  "highest_remaining": ("n_all", "k_high"), "lowest_remaining": ("n_all", "k_low")}
-
-
-def _cluster_sums() -> str:
-    out = []
-    for habit, (n, k) in _CLUSTER_PAIRS.items():
-        out += [f"sum({k})::BIGINT AS k_{habit}", f"sum({n})::BIGINT AS n_{habit}",
-                f"sum({k} * {k})::BIGINT AS kk_{habit}", f"sum({n} * {n})::BIGINT AS nn_{habit}",
-                f"sum({k} * {n})::BIGINT AS kn_{habit}",
-                f"count(*) FILTER ({n} > 0) AS games_{habit}"]
-    return ",\n               ".join(out)
-
-
 #: 1/hand size is counted in whole units of 1/UNIFORM_UNIT (360360 = lcm(1..13): every
 #: hand size divides it), so the sum is exact and the same however the bids are grouped.
 UNIFORM_UNIT = 360360
 
 
-def _bucket_params(buckets: int) -> list[int]:
+def _bucket_params(buckets: int) -> int:
     if buckets < 1:
         raise ValueError(f"buckets must be at least 1, not {buckets}")
-    return [buckets] * 4
+    return buckets
 
 
 def _groups(con: duckdb.DuckDBPyConnection, f: Filters, player: str,
             buckets: int = 5) -> pl.DataFrame:
     """The player's bids in the games ``f`` keeps, grouped (one query, one pass)."""
-    bucket_params = _bucket_params(buckets)
-    hands, params = _hands(f, player)
-    return run(con, f"WITH {hands} {_GROUPS}", [*params, *bucket_params, UNIFORM_UNIT])
+    buckets = _bucket_params(buckets)
+    return _group_frame(_HandFacts.read(con, f, player), buckets)
 
 
 def _groups_and_clusters(con: duckdb.DuckDBPyConnection, f: Filters, player: str,
                          buckets: int = 5) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """:func:`_groups` and, from the same pass over the bids, the per-part cluster sums
-    (``_CLUSTERS``): one query, its two results told apart by a ``what`` column."""
-    bucket_params = _bucket_params(buckets)
-    hands, params = _hands(f, player, materialized=True)
-    clusters = _CLUSTERS.format(sums=_cluster_sums())
-    out = run(con, f"""WITH {hands}{clusters}, grp AS ({_GROUPS})
-        SELECT 'g' AS what, * FROM grp
-        UNION ALL BY NAME SELECT 'c' AS what, * FROM clusters""",
-              [*params, *bucket_params, UNIFORM_UNIT])
-    sums = [c for c in out.columns if c.split("_", 1)[0] in ("k", "n", "kk", "nn", "kn", "games")
-            and c.split("_", 1)[-1] in _CLUSTER_PAIRS]
-    groups = out.filter(pl.col("what") == "g").drop("what", "part", *sums)
-    return groups, out.filter(pl.col("what") == "c").select("part", *sums)
+    """:func:`_groups` and, from the same bids, the per-part cluster sums."""
+    buckets = _bucket_params(buckets)
+    facts = _HandFacts.read(con, f, player)
+    return _group_frame(facts, buckets), _cluster_frame(facts)
 
 
 def _heatmap(g: pl.DataFrame) -> pl.DataFrame:
