@@ -66,6 +66,8 @@ class ExportFormat(StrEnum):
     GOPS = "gops"
     CSV = "csv"
     PARQUET = "parquet"
+    GIN = "gin"            # Gin Rummy full hands (gops_records.gin.export)
+    GINSHEET = "ginsheet"  # Gin Rummy games as score sheets
 
 
 class ExportError(GopsError):
@@ -92,8 +94,13 @@ def export_games(db: str | Path | None, out: str | Path, fmt: ExportFormat | str
     """Write the selected games of ``db`` to ``out`` (a file; a folder for Parquet; ``-``
     for ``stdout``, default ``sys.stdout``, in the text formats).
 
-    Raises UnknownPlayer (with close matches) for a player filter naming nobody stored."""
+    Raises UnknownPlayer (with close matches) for a player filter naming nobody stored.
+    The Gin Rummy formats are :func:`gops_records.gin.export.export_gin`'s."""
     fmt, selection = ExportFormat(fmt), selection or GameFilter()
+    if fmt in (ExportFormat.GIN, ExportFormat.GINSHEET):
+        from gops_records.gin.export import export_gin
+
+        return export_gin(db, out, fmt, selection, stdout=stdout)
     to_stdout = str(out) == STDOUT
     out = STDOUT if to_stdout else Path(out)
     if to_stdout:

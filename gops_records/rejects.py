@@ -22,6 +22,7 @@ import polars as pl
 
 from gops_records.errors import GopsError
 from gops_records.games_query import game_ref
+from gops_records.gin.checking import gin_kind
 from gops_records.notation.model import GameRecord, Problem
 from gops_records.roundlogs import RoundLogError, read_round_log, round_log_kind
 from gops_records.store.db import scalar
@@ -195,8 +196,8 @@ def find_reject(con: duckdb.DuckDBPyConnection, ref: str) -> Reject:
 
 def record_of(reject: Reject) -> GameRecord | None:
     """The record read back from its text (its tags and rounds); None for a whole file."""
-    if reject.source_game is None:
-        return None
+    if reject.source_game is None or gin_kind(reject.source):
+        return None  # a Gin Rummy record is no Gops game: its text is shown as it is
     kind = round_log_kind(reject.source)
     try:
         if kind is not None:
@@ -462,15 +463,19 @@ def _read_now(path: Path, encoding: str) -> _FileNow:
     readable = True
     for frames, _ in file_batches(path, encoding):
         rejects = frames["rejects"]
+        positions = getattr(frames, "positions", None)  # a Gin Rummy file's valid records
+        if positions is not None:
+            games.update(positions)
         ids.update(rejects["reject_id"].to_list())
         for position in rejects["source_game"].to_list():
             if position is None:
                 readable = False
             else:
                 positions.add(position)
-        valid = frames["games"]
-        games.update(zip(valid["source_game"].to_list(), valid["game_id"].to_list(),
-                         strict=True))
+        if positions is None:
+            valid = frames["games"]
+            games.update(zip(valid["source_game"].to_list(), valid["game_id"].to_list(),
+                             strict=True))
     return _FileNow(ids, positions, games, readable)
 
 
@@ -529,11 +534,15 @@ def _from_files(con: duckdb.DuckDBPyConnection, rejects: list[Reject], encoding:
 
 
 def _stored(con: duckdb.DuckDBPyConnection, game_ids: Iterable[int]) -> dict[int, int]:
-    """Which of ``game_ids`` are stored, with the import that stored each."""
+    """Which of ``game_ids`` are stored, with the import that stored each (Gin Rummy
+    records: a hand's id in ``gin_hands``, a sheet's game in ``gin_games``)."""
     ids = pl.DataFrame({"game_id": list(game_ids)},  # noqa: F841  (read by name in the SQL)
                        schema={"game_id": pl.UInt64})
     return {int(g): int(i) for g, i in con.execute(
-        "SELECT g.game_id, g.import_id FROM games g SEMI JOIN ids USING (game_id)").fetchall()}
+        "SELECT g.game_id, g.import_id FROM games g SEMI JOIN ids USING (game_id) UNION ALL "
+        "SELECT h.hand_id, h.import_id FROM gin_hands h SEMI JOIN ids ON h.hand_id = "
+        "ids.game_id UNION ALL SELECT g.game_id, g.import_id FROM gin_games g SEMI JOIN ids "
+        "USING (game_id)").fetchall()}
 
 
 def _store(con: duckdb.DuckDBPyConnection, found: dict[str, _Found], now: datetime) -> None:

@@ -56,7 +56,8 @@ def selection_of(player: list[str] | None, event: list[str] | None, date_from: s
 def export(
     fmt: Annotated[ExportFormat, typer.Option(
         "--format", "-f", help="gops: canonical records; csv: round logs with the import's "
-        "columns; parquet: a folder with one file per table.", show_default=False)],
+        "columns; parquet: a folder with one file per table; gin: Gin Rummy full hands; "
+        "ginsheet: Gin Rummy games as score sheets.", show_default=False)],
     out: Annotated[str, typer.Option(
         "--out", "-o", metavar="FILE", show_default=False,
         help="File to write (a folder for parquet); - writes to stdout (gops, csv).")],
@@ -95,6 +96,8 @@ def export(
     if as_json:
         print(json.dumps(summary.as_dict()), file=to)
     else:
-        noun = "game" if summary.games == 1 else "games"
-        print(f"exported {summary.games} {noun} ({summary.rounds} rounds) as {fmt.value} to "
+        noun, part = {"gin": ("hand", "turns"), "ginsheet": ("sheet", "hands")}.get(
+            fmt.value, ("game", "rounds"))
+        noun += "" if summary.games == 1 else "s"
+        print(f"exported {summary.games} {noun} ({summary.rounds} {part}) as {fmt.value} to "
               + ("stdout" if out == STDOUT else out), file=to)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from enum import StrEnum
 from typing import Annotated
 
 import typer
@@ -19,9 +20,15 @@ from gops_records.cli.export_cmd import (
 from gops_records.cli.options import DbOption
 from gops_records.errors import GopsError
 from gops_records.games_query import StoredGame, find_games
+from gops_records.gin.games import GinGameRow, find_gin_games, gin_counts
 from gops_records.store.db import reading
 
 DEFAULT_LIMIT = 100
+
+
+class GameKind(StrEnum):
+    GOPS = "gops"
+    GIN = "gin"
 
 
 @app.command("games")
@@ -36,6 +43,9 @@ def games(
         help="Show at most N games, the newest; 0 shows every one.")] = DEFAULT_LIMIT,
     as_json: Annotated[bool, typer.Option(
         "--json", help="One JSON object per game per line.")] = False,
+    kind: Annotated[GameKind, typer.Option(
+        "--game", help="Which game's records: gops, or gin (Gin Rummy games, from full "
+                       "hands or score sheets).")] = GameKind.GOPS,
 ) -> None:
     """Find stored games and print them, newest first: date, event, round, players, result.
 
@@ -43,7 +53,10 @@ def games(
     given; --player and --event may be repeated for any of several). Each game is shown
     with its reference (g and 8 hex digits) and its id: gops replay REF replays it.
     --json prints game_id, game_ref, date, event, players (seat order), scores (seat
-    order), winner (a name, or null for a draw or an unfinished game) and more. Exit
+    order), winner (a name, or null for a draw or an unfinished game) and more. With
+    --game gin the Gin Rummy games are listed instead: date, event, match and game,
+    players, hands won, hand totals, winner and game score (--json: game_id, game_ref,
+    match, game, players, hands_won, totals, winner, game_score, blitz, ...). Exit
     status 0, 2 for usage errors (an unknown player: with the names close to it) or a
     missing database.
 
@@ -52,13 +65,20 @@ def games(
     \b
         gops games --player "Bruno Keller" --from 2026-01-01
         gops games --event "Thursday club" --json
+        gops games --game gin --player Alice
     """
     selection = selection_of(player, event, date_from, date_to)
+    if kind is GameKind.GIN:
+        gin_games(db, selection, limit, as_json)
+        return
     try:
         with reading(db) as con:
             found, total = find_games(con, selection, limit or None)
+            gin = gin_counts(con)[1]
     except GopsError as exc:
         fail_on(exc)
+    gin_note = f"; {gin} Gin Rummy game{'s' * (gin != 1)} stored: gops games --game gin " \
+        "lists them" if gin else ""
     if as_json:
         for game in found:
             typer.echo(json.dumps(game.as_json(), ensure_ascii=False))
@@ -72,7 +92,7 @@ def games(
     shown = f"{total} {noun}" if len(found) == total else \
         f"the newest {len(found)} of {total} games (--limit 0 shows every one)"
     typer.echo(f"{shown}" + (f"; gops replay {found[0].ref} replays one" if found else
-                             " match these filters"))
+                             " match these filters") + gin_note)
 
 
 def table(found: list[StoredGame]) -> str:
@@ -82,6 +102,45 @@ def table(found: list[StoredGame]) -> str:
         rows.append((g.date.isoformat() if g.date else (g.date_text or ""), g.event or "",
                      g.round or "", " v ".join(g.players), g.result or "*",
                      g.winner or ("draw" if g.finished else ""), g.ref, str(g.game_id)))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True))
+                     .rstrip() for row in rows)
+
+
+def gin_games(db, selection, limit: int, as_json: bool) -> None:
+    """`gops games --game gin`: the stored Gin Rummy games."""
+    try:
+        with reading(db) as con:
+            found, total = find_gin_games(con, selection, limit or None)
+    except GopsError as exc:
+        fail_on(exc)
+    if as_json:
+        for game in found:
+            typer.echo(json.dumps(game.as_json(), ensure_ascii=False))
+        if len(found) < total:
+            print(f"gops: note: {len(found)} of {total} games printed (the newest); --limit 0 "
+                  "prints every one", file=sys.stderr)
+        return
+    if found:
+        typer.echo(gin_table(found))
+    noun = "Gin Rummy game" if total == 1 else "Gin Rummy games"
+    typer.echo(f"{total} {noun}" if len(found) == total else
+               f"the newest {len(found)} of {total} Gin Rummy games (--limit 0 shows every one)")
+
+
+def gin_table(found: list[GinGameRow]) -> str:
+    """The Gin Rummy games as aligned columns."""
+    rows = [("date", "event", "match", "game", "players", "hands won", "totals", "winner",
+             "score", "from", "ref")]
+    for g in found:
+        players = " v ".join(p or "?" for p in g.players)
+        winner = (g.winner or "?") + (" (blitz)" if g.blitz else "") if g.finished else \
+            "unfinished"
+        rows.append((g.date.isoformat() if g.date else (g.date_text or ""), g.event or "",
+                     g.match, str(g.game_no), players, f"{g.hands_won[0]}-{g.hands_won[1]}",
+                     f"{g.totals[0]}-{g.totals[1]}", winner,
+                     str(g.game_score) if g.game_score is not None else "", g.recorded,
+                     g.ref))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True))
                      .rstrip() for row in rows)

@@ -8,12 +8,14 @@ from typing import Annotated
 import typer
 
 from gops_records.cli.app import EXIT_INVALID, EXIT_OK, app, fail, fail_on
+from gops_records.cli.gin_replay import replay_gin
 from gops_records.cli.options import DbOption
 from gops_records.cli.replay_table import render_replay
 from gops_records.cli.validate_cmd import EncodingOption
 from gops_records.errors import GopsError
 from gops_records.export import iter_records
 from gops_records.games_query import GameFilter, game_ref, looks_like_game, resolve_game
+from gops_records.gin.checking import gin_kind
 from gops_records.notation import read_reports
 from gops_records.sources import read_text, source_name
 from gops_records.store.db import reading, resolve_db
@@ -49,6 +51,8 @@ def replay(
         gops replay g3f2a9c0 --db club.duckdb
     """
     path = Path(what)
+    if gin_kind(path):  # a Gin Rummy hand or sheet (.gin, .ginsheet): gops_records.cli.gin_replay
+        replay_gin(path, game, encoding)
     if not path.exists() and looks_like_game(what):
         replay_stored(what, db)
     try:

@@ -15,6 +15,7 @@ the player holds after each turn (the memoised search of :mod:`arrangement`).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 import polars as pl
 
@@ -23,7 +24,7 @@ from gops_records.gin.cards import Card, GinSuit, mask_of, parse_cards
 from gops_records.gin.checking import GinBatch, GinRecord
 from gops_records.gin.keys import game_id, game_number, hand_id, sheet_line_id
 from gops_records.gin.melds import as_meld, lay_off
-from gops_records.gin.notation import DrawKind, OutWord, write_hand
+from gops_records.gin.notation import DrawKind, OutWord, TurnRecord, write_hand
 from gops_records.gin.replay import HandReport
 from gops_records.gin.rules import HandResult, Seat, knock_limit
 from gops_records.gin.sheet import write_line
@@ -69,6 +70,49 @@ SCHEMAS = {"gin_hands": GIN_HANDS_SCHEMA, "gin_turns": GIN_TURNS_SCHEMA,
            "gin_melds": GIN_MELDS_SCHEMA, "gin_games": GIN_GAMES_SCHEMA,
            "rejects": REJECTS_SCHEMA}
 _OUT_TEXT = {OutWord.KNOCK: "knock", OutWord.GIN: "gin", OutWord.BIG_GIN: "big_gin"}
+
+
+@dataclass(frozen=True, slots=True)
+class TurnState:
+    """A turn as played: who, the card taken (a pile draw's filled in), and after it the
+    least deadwood of the cards the player holds and the stock left."""
+
+    number: int
+    seat: Seat
+    turn: TurnRecord
+    taken: Card | None
+    deadwood: int
+    stock_left: int
+
+
+def walk(report: HandReport, until: int | None = None) -> list[TurnState]:
+    """The hand's turns (the first ``until`` of them) walked from its deal: the seats
+    alternate from the non-dealer, a pile draw takes the top of the pile, a stock draw
+    the card named; the deadwood is the memoised least-deadwood search's."""
+    rec, hand = report.record, report.hand
+    assert hand is not None
+    order = hand.profile.runs
+    held = {Seat.A: mask_of(parse_cards(rec.tag("DealA") or "")),
+            Seat.B: mask_of(parse_cards(rec.tag("DealB") or ""))}
+    pile = [hand.upcard]
+    stock = 31
+    seat = hand.dealer.other
+    states = []
+    for number, turn in enumerate(rec.turns[:until], 1):
+        taken: Card | None = None
+        if turn.draw is DrawKind.STOCK:
+            taken, stock = turn.card, stock - 1
+        elif turn.draw is DrawKind.PILE and pile:
+            taken = pile.pop()
+        if taken is not None:
+            held[seat] |= 1 << taken
+        if turn.discard is not None:
+            held[seat] &= ~(1 << turn.discard)
+            pile.append(turn.discard)
+        states.append(TurnState(number, seat, turn, taken, min_deadwood(held[seat], order),
+                                stock))
+        seat = seat.other
+    return states
 
 
 class GinFrames(dict):
@@ -164,37 +208,21 @@ class _Builder:
 
     def turns(self, key: int, report: HandReport) -> tuple[int, str | None]:
         """The hand's turns (``gin_turns``); returns its pile draws and who took the upcard."""
-        rec, hand = report.record, report.hand
-        assert hand is not None
-        order = hand.profile.runs
-        held = {Seat.A: mask_of(parse_cards(rec.tag("DealA") or "")),
-                Seat.B: mask_of(parse_cards(rec.tag("DealB") or ""))}
-        pile = [hand.upcard]
-        stock = 31
-        seat = hand.dealer.other
-        pile_draws, upcard_taken = 0, None
         table = self.tables["gin_turns"]
-        for number, turn in enumerate(rec.turns, 1):
-            taken: Card | None = None
-            if turn.draw is DrawKind.STOCK:
-                taken, stock = turn.card, stock - 1
-            elif turn.draw is DrawKind.PILE:
-                taken = pile.pop()
+        pile_draws, upcard_taken = 0, None
+        for state in walk(report):
+            turn = state.turn
+            if turn.draw is DrawKind.PILE:
                 pile_draws += 1
-                if number <= 2:
-                    upcard_taken = seat.value
-            if taken is not None:
-                held[seat] |= 1 << taken
-            if turn.discard is not None:
-                held[seat] ^= 1 << turn.discard
-                pile.append(turn.discard)
-            table.add(hand_id=key, turn_no=number, seat=seat.value, draw=turn.draw.value,
-                      taken=taken.text if taken is not None else None,
+                if state.number <= 2:
+                    upcard_taken = state.seat.value
+            table.add(hand_id=key, turn_no=state.number, seat=state.seat.value,
+                      draw=turn.draw.value,
+                      taken=state.taken.text if state.taken is not None else None,
                       discard=turn.discard.text if turn.discard is not None else None,
                       out=_OUT_TEXT.get(turn.out) if turn.out is not None else None,
-                      deadwood_after=min_deadwood(held[seat], order), stock_left=stock,
+                      deadwood_after=state.deadwood, stock_left=state.stock_left,
                       comment=" ".join(turn.comments) or None)
-            seat = seat.other
         return pile_draws, upcard_taken
 
     def melds(self, key: int, report: HandReport) -> None:
@@ -315,4 +343,4 @@ def gin_frames(batch: GinBatch) -> GinFrames:
     return builder.frames()
 
 
-__all__ = ["GIN_TABLES", "GinFrames", "SCHEMAS", "gin_frames"]
+__all__ = ["GIN_TABLES", "GinFrames", "SCHEMAS", "TurnState", "gin_frames", "walk"]

@@ -1,0 +1,121 @@
+"""Finding stored Gin Rummy games and hands (``gops games --game gin``, ``gops export``).
+
+The filters are the Gops ones (:class:`gops_records.games_query.GameFilter`: players,
+events, dates), read against the ``gin_`` tables: a player filter matches either seat.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from datetime import date
+
+import duckdb
+
+from gops_records.games_query import GameFilter, UnknownEvent, UnknownPlayer, game_ref
+from gops_records.store.db import scalar
+
+
+def gin_where(selection: GameFilter, alias: str) -> tuple[str, list]:
+    """A SQL condition on a ``gin_hands`` or ``gin_games`` row ``alias`` and its parameters."""
+    conditions, params = ["TRUE"], []
+    if selection.players:
+        conditions.append(f"(list_contains(?::VARCHAR[], {alias}.player_a) OR "
+                          f"list_contains(?::VARCHAR[], {alias}.player_b))")
+        params += [list(selection.players)] * 2
+    if selection.events:
+        conditions.append(f"list_contains(?::VARCHAR[], {alias}.event)")
+        params.append(list(selection.events))
+    if selection.date_from:
+        conditions.append(f"{alias}.date >= ?")
+        params.append(selection.date_from)
+    if selection.date_to:
+        conditions.append(f"{alias}.date <= ?")
+        params.append(selection.date_to)
+    return " AND ".join(conditions), params
+
+
+def check_gin_names(con: duckdb.DuckDBPyConnection, selection: GameFilter) -> None:
+    """Raise UnknownPlayer / UnknownEvent (with close matches) for a name no Gin hand has."""
+    checks = ((selection.players, "SELECT player_a FROM gin_hands UNION SELECT player_b FROM "
+               "gin_hands", UnknownPlayer, "played", "players"),
+              (selection.events, "SELECT DISTINCT event FROM gin_hands", UnknownEvent,
+               "has the event", "events"))
+    for names, sql, error, verb, noun in checks:
+        if not names:
+            continue
+        known = [r[0] for r in con.execute(sql).fetchall() if r[0] is not None]
+        for name in names:
+            if name not in known:
+                close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
+                hint = (f"; did you mean {', '.join(map(repr, close))}?" if close else
+                        f"; {len(known)} {noun} are recorded (gops games --game gin lists "
+                        "their games)")
+                what = f"no stored Gin Rummy hand {verb} {name!r}" if verb == "has the event" \
+                    else f"nobody named {name!r} played a stored Gin Rummy hand"
+                raise error(what + hint)
+
+
+@dataclass(frozen=True, slots=True)
+class GinGameRow:
+    """A stored Gin Rummy game as ``gops games --game gin`` lists it (seat order)."""
+
+    game_id: int
+    date: date | None
+    date_text: str | None
+    event: str | None
+    match: str
+    game_no: int
+    players: tuple[str | None, str | None]
+    recorded: str
+    hands: int
+    hands_won: tuple[int, int]
+    totals: tuple[int, int]
+    finished: bool
+    winner: str | None
+    game_score: int | None
+    blitz: bool | None
+    source: str
+
+    @property
+    def ref(self) -> str:
+        return game_ref(self.game_id)
+
+    def as_json(self) -> dict:
+        """The object ``gops games --game gin --json`` prints."""
+        return {"game_id": self.game_id, "game_ref": self.ref,
+                "date": self.date.isoformat() if self.date else None,
+                "date_text": self.date_text, "event": self.event, "match": self.match,
+                "game": self.game_no, "players": list(self.players),
+                "recorded": self.recorded, "hands": self.hands,
+                "hands_won": list(self.hands_won), "totals": list(self.totals),
+                "finished": self.finished, "winner": self.winner,
+                "game_score": self.game_score, "blitz": self.blitz, "source": self.source}
+
+
+def find_gin_games(con: duckdb.DuckDBPyConnection, selection: GameFilter | None = None,
+                   limit: int | None = None) -> tuple[list[GinGameRow], int]:
+    """The selected games, newest date first (undated last; then match and game number),
+    the first ``limit`` of them (all when None), and how many the filter selects."""
+    selection = selection or GameFilter()
+    check_gin_names(con, selection)
+    where, params = gin_where(selection, "g")
+    total = scalar(con, f"SELECT count(*) FROM gin_games g WHERE {where}", params)
+    page = f"LIMIT {int(limit)}" if limit is not None else ""
+    rows = con.execute(f"""
+        SELECT game_id, date, date_text, event, match, game_no, player_a, player_b, recorded,
+               hands, hands_won_a, hands_won_b, total_a, total_b, finished, winner,
+               game_score, blitz, source
+        FROM gin_games g WHERE {where}
+        ORDER BY date DESC NULLS LAST, import_id, source, match, game_no {page}""",
+                       params).fetchall()
+    games = [GinGameRow(int(r[0]), r[1], r[2], r[3], r[4], int(r[5]), (r[6], r[7]), r[8],
+                        int(r[9]), (int(r[10]), int(r[11])), (int(r[12]), int(r[13])),
+                        bool(r[14]), r[15], r[16], r[17], r[18]) for r in rows]
+    return games, total
+
+
+def gin_counts(con: duckdb.DuckDBPyConnection) -> tuple[int, int]:
+    """How many Gin Rummy hands and games are stored."""
+    return (scalar(con, "SELECT count(*) FROM gin_hands"),
+            scalar(con, "SELECT count(*) FROM gin_games"))
