@@ -29,6 +29,7 @@ from gops_records.dashboards.ui import (
     K_N_PLAYERS,
     K_PLAYERS,
     K_TIE_RULE,
+    K_VARIANT,
     WIDGET_KEYS,
     clear_filters,
 )
@@ -42,9 +43,11 @@ from gops_records.analytics.filters import (
     P_PLAYERS_N,
     P_TIE_RULE,
     P_TO,
+    P_VARIANT,
     PLAYER_COUNTS,
     TIE_RULES,
     Filters,
+    Variant,
 )
 from gops_records.store.db import (
     DatabaseLocked,
@@ -54,7 +57,8 @@ from gops_records.store.db import (
 )
 
 HERE = Path(__file__).resolve().parent
-FILTER_PARAMS = (P_EVENT, P_MATCH, P_FROM, P_TO, P_PLAYER, P_TIE_RULE, P_PLAYERS_N, P_FINISHED)
+FILTER_PARAMS = (P_EVENT, P_MATCH, P_FROM, P_TO, P_PLAYER, P_TIE_RULE, P_PLAYERS_N, P_FINISHED,
+                 P_VARIANT)
 #: URL parameters that belong to one page (by url_path); dropped when another page shows.
 PAGE_PARAMS = {"session": (P_EVENING,), "game": (P_GAME,), "players": (P_PROFILE,),
                "h2h": (P_PAIR,), "scout": (P_SCOUT, P_VS)}
@@ -65,7 +69,8 @@ PAGE_ICON = "🃏"
 #: What a URL value of these parameters must look like, for the note on an unreadable one.
 EXPECTED = {P_FROM: "a date such as 2026-03-06", P_TO: "a date such as 2026-03-06",
             P_TIE_RULE: f"one of {', '.join(TIE_RULES)}",
-            P_PLAYERS_N: f"one of {', '.join(map(str, PLAYER_COUNTS))}"}
+            P_PLAYERS_N: f"one of {', '.join(map(str, PLAYER_COUNTS))}",
+            P_VARIANT: "classic, bid-cards-K (K = 2 or 3) or open-prizes-K (K = 2 to 13)"}
 
 
 def database_path(argv: list[str]) -> Path:
@@ -97,6 +102,7 @@ def load_filters_from_url(f: Filters) -> None:
     st.session_state[K_TIE_RULE] = f.tie_rule or ANY
     st.session_state[K_N_PLAYERS] = f.n_players or ANY
     st.session_state[K_FINISHED] = f.finished_only
+    st.session_state[K_VARIANT] = str(f.variant) if f.variant else ANY
 
 
 def unreadable_params(params: dict[str, list[str]], f: Filters) -> list[str]:
@@ -122,6 +128,11 @@ def _with_chosen(options: list[str], chosen: object) -> list[str]:
     """The options plus any chosen value they lack (from a link), so it stays chosen."""
     extra = [c for c in (chosen or []) if c not in options]
     return [*options, *extra]
+
+
+def _variant_label(option: str) -> str:
+    """A variant option in words (``open-prizes-3`` -> ``open prizes (row of 3)``)."""
+    return option if option == ANY else Variant.parse(option).label
 
 
 def filter_sidebar(base: data.View, url_path: str) -> Filters:
@@ -158,13 +169,19 @@ def filter_sidebar(base: data.View, url_path: str) -> Filters:
     side.selectbox("Tie rule", [ANY, *TIE_RULES], key=K_TIE_RULE,
                    help="carry: a tied prize joins the next one; discard: nobody gets it.")
     side.selectbox("Players per game", [ANY, *PLAYER_COUNTS], key=K_N_PLAYERS)
+    variants = _with_chosen([ANY, *map(str, data.variants(base))], [st.session_state[K_VARIANT]])
+    side.selectbox("Variant", variants, key=K_VARIANT, format_func=_variant_label,
+                   help="The rules: classic, bids of several cards (their sum is the bid), "
+                        "or open prizes (a row of face-up prizes; the winner picks one).")
     side.toggle("Finished games only", key=K_FINISHED)
     tie_rule, n_players = st.session_state[K_TIE_RULE], st.session_state[K_N_PLAYERS]
+    variant = st.session_state[K_VARIANT]
     f = Filters(events=scope.events, matches=scope.matches, date_from=date_from,
                 date_to=date_to, players=st.session_state[K_PLAYERS],
                 tie_rule=None if tie_rule == ANY else tie_rule,
                 n_players=None if n_players == ANY else int(n_players),
-                finished_only=bool(st.session_state[K_FINISHED]))
+                finished_only=bool(st.session_state[K_FINISHED]),
+                variant=None if variant == ANY else Variant.parse(variant))
     side.caption(f"Showing: {escape_md(f.describe())}")
     side.button("Clear filters", on_click=clear_filters, disabled=f.is_empty)
     keep_url_in_step(f, PAGE_PARAMS.get(url_path, ()))

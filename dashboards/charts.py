@@ -111,19 +111,20 @@ def heatmap(df: pl.DataFrame, x: str, y: str, value: str, *, title: str, x_title
             y_title: str, value_title: str, subtitle: str | list[str] = "", value_format: str = "",
             tooltip: list | None = None, scale: alt.Scale | None = None,
             text: str | None = None, text_format: str = ",d", cards: bool = False,
-            legend: alt.Legend | None = None, diverging: bool = False
+            legend: alt.Legend | None = None, diverging: bool = False, x_cards: bool = False
             ) -> alt.Chart | alt.LayerChart:
     """A grid of ``value`` for each (x, y) cell, y growing upwards; blank = no data.
 
     ``text`` writes that column (a count) in each cell, dark on light cells and light on
     dark ones, when the grid has at most :data:`CELL_TEXT_MAX` cells. ``cards`` labels
-    both axes A, 2..10, J, Q, K. ``diverging``: the colour scale is dark at both ends.
+    both axes A, 2..10, J, Q, K (``x_cards`` the x axis only). ``diverging``: the colour
+    scale is dark at both ends.
     """
     df, head = _capped(df, title, subtitle)
     if legend is None:
         legend = alt.Legend(format=value_format) if value_format else alt.Legend()
     names = df.schema.get(x) == pl.String
-    x_axis = card_axis(labelOverlap=False) if cards else alt.Axis(
+    x_axis = card_axis(labelOverlap=False) if cards or x_cards else alt.Axis(
         labelAngle=-40 if names else 0, labelOverlap=False)
     base = alt.Chart(df).encode(
         x=alt.X(f"{x}:O", title=x_title, axis=x_axis),
@@ -161,9 +162,10 @@ def _midpoint(values: pl.Series, scale: alt.Scale) -> float:
 def rate_with_ci(df: pl.DataFrame, x: str, *, title: str, x_title: str, y_title: str,
                  n: str, n_title: str, subtitle: str | list[str] = "",
                  ordinal_x: bool = True, rate: str = "rate",
-                 extra_tooltip: list | None = None) -> alt.LayerChart:
+                 extra_tooltip: list | None = None, sort: list | None = None
+                 ) -> alt.LayerChart:
     """Points at ``rate`` with 95% interval bars (ci_low..ci_high), each labelled with its
-    count ``n`` (what the rate is out of) above the bar."""
+    count ``n`` (what the rate is out of) above the bar; ``sort`` orders the x values."""
     df, head = _capped(df, title, [*([subtitle] if isinstance(subtitle, str) else subtitle),
                                    f"number above = {n_title}"])
     xt = "O" if ordinal_x else "Q"
@@ -171,7 +173,7 @@ def rate_with_ci(df: pl.DataFrame, x: str, *, title: str, x_title: str, y_title:
                alt.Tooltip("ci_low", title="95% CI low", format=".1%"),
                alt.Tooltip("ci_high", title="95% CI high", format=".1%"),
                alt.Tooltip(n, title=n_title, format=",d"), *(extra_tooltip or [])]
-    base = alt.Chart(df).encode(x=alt.X(f"{x}:{xt}", title=x_title,
+    base = alt.Chart(df).encode(x=alt.X(f"{x}:{xt}", title=x_title, sort=sort or "ascending",
                                         axis=alt.Axis(labelAngle=0)))
     rule = base.mark_rule(strokeWidth=2, color=BLUE).encode(
         y=alt.Y("ci_low:Q", title=y_title, axis=RATE), y2="ci_high:Q", tooltip=tooltip)
@@ -231,19 +233,26 @@ def bid_heatmap_chart(df: pl.DataFrame, player: str) -> alt.LayerChart:
 
 
 def bid_minus_prize_chart(df: pl.DataFrame, player: str) -> alt.LayerChart:
+    return _minus_prize_chart(df, f"How far {player} bids above or below the prize",
+                              "mean of bid - prize for each prize card; above 0 = overbids",
+                              "mean bid - prize")
+
+
+def _minus_prize_chart(df: pl.DataFrame, title: str, subtitle: str,
+                       y_title: str) -> alt.LayerChart:
+    """Bars of ``mean_diff`` (a mean bid against the prize) per prize, each with its count
+    ``n`` (bids) above it."""
     df_, head = _capped(_direction(df, "mean_diff", "above the prize", "below the prize"),
-                        f"How far {player} bids above or below the prize",
-                        ["mean of bid - prize for each prize card; above 0 = overbids",
-                         "number above a bar = bids"])
+                        title, [subtitle, "number above a bar = bids"])
     order = ["above the prize", "below the prize"]
     base = alt.Chart(df_).encode(x=alt.X("prize:O", title="prize card", axis=card_axis()))
     bar = base.mark_bar().encode(
-        y=alt.Y("mean_diff:Q", title="mean bid - prize"),
+        y=alt.Y("mean_diff:Q", title=y_title),
         color=alt.Color("direction:N", title="mean bid", sort=order,
                         scale=alt.Scale(domain=order, range=[BLUE, VERMILLION]),
                         legend=alt.Legend(orient="bottom")),
         tooltip=[alt.Tooltip("prize", title="prize"),
-                 alt.Tooltip("mean_diff", title="mean bid - prize", format="+.2f"),
+                 alt.Tooltip("mean_diff", title=y_title, format="+.2f"),
                  alt.Tooltip("n", title="bids")])
     counts = base.mark_text(fontSize=10, color=NEUTRAL, baseline="bottom", dy=-2).encode(
         y=alt.Y("top:Q"), text=alt.Text("n:Q", format=".3~s")).transform_calculate(
@@ -375,6 +384,63 @@ def unclaimed_chart(df: pl.DataFrame) -> alt.Chart:
                      subtitle="points nobody won: a tied last round, or ties under the "
                               "discard rule",
                      x_title="unclaimed points", y_title="games", log_y=True)
+
+
+# -- the variants: bids of several cards, open prizes ---------------------------------------
+
+def strength_heatmap_chart(df: pl.DataFrame, player: str, k: int) -> alt.LayerChart:
+    """With bids of ``k`` cards: the share of each strength among the bids on a prize."""
+    with_n = df.with_columns(pl.col("count").sum().over("prize").alias("prize_bids"))
+    return heatmap(
+        with_n, "prize", "strength", "row_share",
+        title=f"How strong {player} bids on each prize (bids of {k} cards)",
+        subtitle=["strength = the sum of the bid's cards; share of the bids on that prize "
+                  "(each column adds up to 100%)", "number in a cell = bids"],
+        x_title="prize card", y_title="strength of the bid", value_title="share of bids",
+        value_format=".0%", text="count", x_cards=True,
+        tooltip=[alt.Tooltip("prize", title="prize"),
+                 alt.Tooltip("strength", title="strength"),
+                 alt.Tooltip("count", title="bids"),
+                 alt.Tooltip("prize_bids", title="bids on this prize"),
+                 alt.Tooltip("row_share", title="share of bids on this prize", format=".0%")])
+
+
+def strength_minus_prize_chart(df: pl.DataFrame, player: str, k: int) -> alt.LayerChart:
+    """With bids of ``k`` cards: the bid's mean card (strength / k) against the prize."""
+    diff = df.with_columns((pl.col("mean_card") - pl.col("prize")).alias("mean_diff"))
+    return _minus_prize_chart(
+        diff, f"{player}'s mean card against the prize (bids of {k} cards)",
+        f"mean of strength / {k} - prize for each prize card; above 0 = a bid stronger "
+        "than k cards of the prize's value", "mean card - prize")
+
+
+def open_row_bids_chart(df: pl.DataFrame, player: str) -> alt.LayerChart:
+    """With open prizes: the share of each bid against the best prize on offer."""
+    with_n = df.with_columns(pl.col("count").sum().over("best_prize").alias("prize_bids"))
+    return heatmap(
+        with_n, "best_prize", "bid", "row_share",
+        title=f"What {player} bids against the best prize on offer (open prizes)",
+        subtitle=["the highest prize in the row after the top-up; share of the bids against "
+                  "it (each column adds up to 100%)", "number in a cell = bids"],
+        x_title="best prize in the row", y_title="bid card", value_title="share of bids",
+        value_format=".0%", text="count", cards=True,
+        tooltip=[alt.Tooltip("best_prize", title="best prize in the row"),
+                 alt.Tooltip("bid", title="bid"), alt.Tooltip("count", title="bids"),
+                 alt.Tooltip("prize_bids", title="bids against this best prize"),
+                 alt.Tooltip("row_share", title="share", format=".0%")])
+
+
+def row_choices_chart(df: pl.DataFrame, who: str) -> alt.LayerChart:
+    """With open prizes: how often a winner takes the highest prize of the row, the lowest,
+    or one between, with 95% intervals and the won rounds they are out of."""
+    return rate_with_ci(
+        df, "choice", title=f"Which prize of the row {who} takes (open prizes)",
+        subtitle="won rounds whose row held two prizes or more; 95% intervals, the game "
+                 "as the unit",
+        x_title="prize taken", y_title="share of won rounds", n="rounds",
+        n_title="won rounds with a choice", sort=df["choice"].to_list(),
+        extra_tooltip=[alt.Tooltip("taken", title="rounds taking it", format=",d"),
+                       alt.Tooltip("games", title="games", format=",d")])
 
 
 # -- Head-to-head --------------------------------------------------------------------------

@@ -150,6 +150,8 @@ def cached_read(query: Callable[..., T], *, filtered: bool = True, name: str | N
 events = cached_read(analytics.list_events, filtered=False, name="events")
 matches = cached_read(analytics.list_matches, filtered=False, name="matches")
 date_range = cached_read(analytics.date_range, filtered=False)
+#: The variants of the stored games, for the sidebar's variant filter.
+variants = cached_read(analytics.list_variants, filtered=False, name="variants")
 #: Players of the games the filters keep (the sidebar passes only the other filters).
 players = cached_read(analytics.list_players, name="players")
 overview = cached_read(analytics.overview)
@@ -168,6 +170,10 @@ ties_by_pair = cached_read(analytics.ties_by_pair)
 final_ties = cached_read(analytics.final_ties)
 pool_distribution = cached_read(analytics.pool_distribution)
 largest_pools = cached_read(analytics.largest_pools)
+#: ``row_choices(view, player=None)``: which prize of the row open-prize winners take.
+row_choices = cached_read(analytics.row_choices)
+#: How many of the games in view each variant of the rules has.
+games_by_variant = cached_read(analytics.games_by_variant)
 
 
 def tie_summary(view: View) -> pl.DataFrame:
@@ -214,14 +220,24 @@ class Bidding:
     carry: pl.DataFrame
 
 
-def _player_bidding(con: Con, f: Filters, player: str) -> Bidding:
-    """All of ``player``'s bidding frames from one pass over their bids."""
-    frames = analytics.player_bidding(con, f, player)
+def _player_bidding(con: Con, f: Filters, player: str) -> Bidding | None:
+    """All of ``player``'s bidding frames from one pass over their bids in the classic
+    games in view (the hand-aware measures follow one card a bid and one prize a round);
+    None when the filters keep other variants only."""
+    classic = f.only(analytics.CLASSIC)
+    if classic is None:
+        return None
+    frames = analytics.player_bidding(con, classic, player)
     return Bidding(frames["bid_heatmap"], frames["bid_minus_prize"], frames["relative_bids"],
                    frames["bid_habits"], frames["carry_effect"])
 
 
 bidding = cached_read(_player_bidding, name="bidding")
+#: ``strength(view, player)``: with bids of several cards, the bid's strength against the
+#: prize (frames ``heatmap`` and ``by_prize``).
+strength = cached_read(analytics.strength_by_prize, name="strength")
+#: ``open_row_bids(view, player)``: with open prizes, the bid against the best prize on offer.
+open_row_bids = cached_read(analytics.open_row_bids)
 
 
 def _opponents_of(con: Con, player: str) -> list[str]:

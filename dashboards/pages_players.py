@@ -5,6 +5,11 @@ prize's rank among prizes to come, habits with 95% intervals, and play for carri
 The player is kept in the URL (``?profile=NAME``) so the view can be shared; without one
 the page starts from the sidebar's player filter (``?player=NAME``), and follows it when
 it changes.
+
+Those measures follow one card a bid and one prize a round, so they read the classic
+games only. In games of bids of several cards the page shows the bid's strength (the sum
+of its cards) against the prize; in games of open prizes, the bid against the best prize
+on offer and which prize of the row the player takes on a win.
 """
 
 from __future__ import annotations
@@ -44,7 +49,7 @@ def pick_player(view: data.View) -> str | None:
 def show_bids(view: data.View, player: str, frames: data.Bidding) -> None:
     heat = frames.heatmap
     bids = int(heat["count"].sum())
-    st.caption(f"{bids} bids by {escape_md(player)} in the games in view "
+    st.caption(f"{bids} bids by {escape_md(player)} in the classic games in view "
                f"({escape_md(view.filters.describe())}).")
     left, right = st.columns(2)
     ui.chart(charts.bid_heatmap_chart(heat, player), "bids-by-prize", where=left)
@@ -85,6 +90,47 @@ def show_carry(player: str, frames: data.Bidding) -> None:
             "mean pool value", format="%.1f")})
 
 
+def show_strength(view: data.View, player: str) -> bool:
+    """The bids of several cards: strength against the prize; False when there are none."""
+    frames = data.strength(view, player)
+    heat, by_prize = frames["heatmap"], frames["by_prize"]
+    if heat.is_empty():
+        return False
+    st.header("Bids of several cards: strength against the prize")
+    st.caption(f"{int(heat['count'].sum())} bids by {escape_md(player)} in games of bids of "
+               "several cards. A bid's strength is the sum of its cards, and the strongest "
+               "bid takes the pool; the mean card (strength over the cards in a bid) is set "
+               "against the prize, as a classic bid is.")
+    for k in sorted(set(heat["bid_cards"].to_list())):
+        left, right = st.columns(2)
+        ui.chart(charts.strength_heatmap_chart(heat.filter(heat["bid_cards"] == k), player, k),
+                 f"strength-by-prize-{k}", where=left)
+        ui.chart(charts.strength_minus_prize_chart(by_prize.filter(by_prize["bid_cards"] == k),
+                                                   player, k),
+                 f"strength-minus-prize-{k}", where=right)
+    return True
+
+
+def show_open_prizes(view: data.View, player: str) -> bool:
+    """Open prizes: the bid against the best prize on offer, and which prize of the row
+    the player takes on a win; False when there are no such bids."""
+    bids = data.open_row_bids(view, player)
+    if bids.is_empty():
+        return False
+    st.header("Open prizes: bids against the row")
+    st.caption(f"{int(bids['count'].sum())} bids by {escape_md(player)} in games of open "
+               "prizes, where a row of face-up prizes is on offer and the winner picks one. "
+               "There is no pool, so the measures of the classic game above do not apply.")
+    choices = data.row_choices(view, player)
+    left, right = st.columns(2)
+    ui.chart(charts.open_row_bids_chart(bids, player), "open-row-bids", where=left)
+    if int(choices["rounds"].max()) == 0:
+        right.info(f"{escape_md(player)} won no round with a choice of prizes in view.")
+    else:
+        ui.chart(charts.row_choices_chart(choices, player), "open-row-choices", where=right)
+    return True
+
+
 def main() -> None:
     view = data.current_view()
     st.title("Players")
@@ -94,11 +140,15 @@ def main() -> None:
         ui.no_games(view, "players")
         return
     frames = data.bidding(view, player)
-    if frames.heatmap.is_empty():
-        st.info(f"{escape_md(player)} has no bids in the games the filters keep.")
-    else:
+    shown = False
+    if frames is not None and not frames.heatmap.is_empty():
         show_bids(view, player, frames)
         show_carry(player, frames)
+        shown = True
+    shown = show_strength(view, player) | shown
+    shown = show_open_prizes(view, player) | shown
+    if not shown:
+        st.info(f"{escape_md(player)} has no bids in the games the filters keep.")
     st.header(f"{escape_md(player)}'s games")
     st.caption("Newest first. Select a row to open the game round by round.")
     game_table(data.games(view, 200, player), "player_games", height=300)

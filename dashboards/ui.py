@@ -20,7 +20,9 @@ from gops_records.dashboards import charts, data
 #: Session-state keys of the sidebar widgets.
 K_EVENTS, K_MATCHES, K_DATES, K_PLAYERS = "f_events", "f_matches", "f_dates", "f_players"
 K_TIE_RULE, K_N_PLAYERS, K_FINISHED = "f_tie_rule", "f_n_players", "f_finished"
-WIDGET_KEYS = (K_EVENTS, K_MATCHES, K_DATES, K_PLAYERS, K_TIE_RULE, K_N_PLAYERS, K_FINISHED)
+K_VARIANT = "f_variant"
+WIDGET_KEYS = (K_EVENTS, K_MATCHES, K_DATES, K_PLAYERS, K_TIE_RULE, K_N_PLAYERS, K_FINISHED,
+               K_VARIANT)
 ANY = "any"
 
 
@@ -32,6 +34,7 @@ def clear_filters() -> None:
     st.session_state[K_TIE_RULE] = ANY
     st.session_state[K_N_PLAYERS] = ANY
     st.session_state[K_FINISHED] = False
+    st.session_state[K_VARIANT] = ANY
 
 
 def no_games(view: data.View, key: str) -> None:

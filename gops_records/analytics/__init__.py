@@ -57,6 +57,7 @@ from gops_records.analytics.ties import (
 )
 from gops_records.analytics.variants import (
     CHOICES,
+    games_by_variant,
     list_variants,
     open_row_bids,
     row_choices,
@@ -76,5 +77,5 @@ __all__ = [
     "ties_by_pair", "ties_by_round", "ties_by_round_of",
     "game_detail", "list_games", "list_imports", "list_rejects", "list_source_files",
     "wilson", "with_wilson",
-    "list_variants", "open_row_bids", "row_choices", "strength_by_prize",
+    "games_by_variant", "list_variants", "open_row_bids", "row_choices", "strength_by_prize",
 ]

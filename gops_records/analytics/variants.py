@@ -1,7 +1,8 @@
 """The two variants of the rules in the analytics: which are stored, how bids of several
 cards are bid, and what open-prize winners take.
 
-- :func:`list_variants`: the variants the database holds, for the variant filter.
+- :func:`list_variants`: the variants the database holds, for the variant filter;
+  :func:`games_by_variant`: how many of the kept games each has.
 - :func:`strength_by_prize`: with bids of several cards a bid's *strength* (the sum of its
   cards) is what wins; how strong a player bids on each prize.
 - :func:`open_row_bids` and :func:`row_choices`: with open prizes there is no pool, but a
@@ -30,9 +31,29 @@ def list_variants(con: duckdb.DuckDBPyConnection) -> list[Variant]:
     """The variants of the stored games: the classic game first, then bids of k cards,
     then open prizes, each by k."""
     rows = con.execute("SELECT DISTINCT bid_cards, open_prizes FROM games").fetchall()
-    found = {Variant.of(bid_cards, open_prizes) for bid_cards, open_prizes in rows}
-    order = {kind: i for i, kind in enumerate(VariantKind)}
-    return sorted(found, key=lambda v: (order[v.kind], v.k or 0))
+    return sorted({Variant.of(bid_cards, open_prizes) for bid_cards, open_prizes in rows},
+                  key=_order)
+
+
+def _order(variant: Variant) -> tuple[int, int]:
+    """Classic first, then bids of k cards, then open prizes, each by k."""
+    return list(VariantKind).index(variant.kind), variant.k or 0
+
+
+def games_by_variant(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+    """How many of the kept games each variant has, so a page can say what it shows.
+
+    Columns: variant (``classic``, ``bid-cards-2``, ...), label (in words), games; in the
+    order of :func:`list_variants`, variants without a kept game left out.
+    """
+    scope, params = games_cte(f, "g.bid_cards, g.open_prizes")
+    rows = con.execute(f"WITH {scope} SELECT bid_cards, open_prizes, count(*) FROM fg "
+                       "GROUP BY ALL", params).fetchall()
+    counts = {Variant.of(k, row): n for k, row, n in rows}
+    kept = sorted(counts, key=_order)
+    return pl.DataFrame({"variant": [str(v) for v in kept], "label": [v.label for v in kept],
+                         "games": [counts[v] for v in kept]},
+                        schema={"variant": pl.String, "label": pl.String, "games": pl.Int64})
 
 
 def _seat_bids(f: Filters, player: str, condition: str) -> tuple[str, list]:
