@@ -86,7 +86,7 @@ def test_completion_is_offered_and_completes_commands_and_choices() -> None:
         return done.stdout.split()
 
     assert complete("gops rej", 1) == ["rejects"]
-    assert complete("gops export --format ", 3) == ["gops", "csv", "parquet"]
+    assert complete("gops export --format ", 3) == ["gops", "csv", "parquet", "gin", "ginsheet"]
     script = subprocess.run([sys.executable, "-m", "gops_records", "--show-completion", "bash"],
                             capture_output=True, text=True, timeout=60)
     assert script.returncode == 0 and "_GOPS_COMPLETE" in script.stdout

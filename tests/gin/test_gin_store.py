@@ -174,3 +174,11 @@ def test_an_undecodable_file_is_quarantined_whole(tmp_path: Path):
     assert rows(db, "SELECT source_game, errors[1].code FROM rejects") == [(None, "encoding")]
     fixed = import_paths([tmp_path / "latin.gin"], db, encoding="latin-1")
     assert fixed.games_new == 2
+
+
+@pytest.mark.parametrize("query", re.findall(r"```sql-gin\n(.*?)```",
+                                             (DOCS / "schema.md").read_text("utf-8"), re.S))
+def test_the_documented_gin_queries_run(club: Path, tmp_path: Path, query: str) -> None:
+    db = tmp_path / "t.duckdb"
+    import_paths([club], db)
+    assert rows(db, query)  # the worked hands have something for every example
