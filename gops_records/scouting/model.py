@@ -22,6 +22,7 @@ leave it out), so a view only gains weight when it predicts bids it was not fitt
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -152,25 +153,109 @@ class Encoded:
                        pick(self.uniform))
 
 
+_BITS = np.left_shift(1, np.arange(MAX_RANK))  # column r - 1 (card r) -> bit r - 1
+
+
+@dataclass(frozen=True)
+class _HandTables:
+    """Everything :func:`encode` reads from a hand, for each of the 2^13 hands (``mask``:
+    the hand as a bit mask, bit r - 1 = card r), made once by :func:`view_codes` itself.
+
+    The position view depends on the hand only; the matched view on the hand and the
+    prize's scaled rank (``scaled``, 0..13), its histogram on the hand's size and that rank
+    only; the offset view's histogram is the hand shifted by the prize.
+    """
+
+    size: np.ndarray               # [mask]
+    position: np.ndarray           # [mask, card] code (-1: not held)
+    position_mult: np.ndarray      # [mask, card]
+    position_present: np.ndarray   # [mask, code]
+    position_uniform: np.ndarray   # [mask, code]
+    matched: np.ndarray            # [scaled, mask, card] code, int8 (-1: not held)
+    matched_mult: np.ndarray       # [scaled, mask, card]
+    matched_present: np.ndarray    # [size, scaled, code]
+    matched_uniform: np.ndarray    # [size, scaled, code]
+
+    @classmethod
+    @functools.cache
+    def make(cls) -> _HandTables:
+        masks = np.arange(1 << MAX_RANK)
+        count = len(masks)
+        hand = ((masks[:, None] >> np.arange(MAX_RANK)[None, :]) & 1) == 1
+        size = hand.sum(axis=1)
+        rows = np.arange(count)[:, None]
+        tops = np.full(count, MAX_RANK)
+        position = view_codes(Board(hand, tops, tops, tops, tops * 0, tops))["position"]
+        position_hist = _histogram(position, N_CODES["position"])
+        index = (np.cumsum(hand, axis=1) - 1).astype(np.int8)
+        scaled = np.arange(MAX_RANK + 1, dtype=np.int8)[:, None, None]
+        matched = np.clip(index[None] - scaled, -MATCH_SPAN, MATCH_SPAN) + MATCH_SPAN
+        matched[:, ~hand] = -1
+        # the matched histogram of a hand of n cards (its indices are 0..n-1), and so the
+        # multiplicity of each index of such a hand: [n, scaled, index]
+        n = np.arange(MAX_RANK + 1)[:, None, None]
+        at = np.arange(MAX_RANK)[None, None, :]
+        code = np.clip(at - np.arange(MAX_RANK + 1)[None, :, None], -MATCH_SPAN,
+                       MATCH_SPAN) + MATCH_SPAN
+        matched_hist = np.stack([((code == c) & (at < n)).sum(axis=2)
+                                 for c in range(N_CODES["matched"])], axis=2).astype(float)
+        by_index = np.take_along_axis(matched_hist, np.broadcast_to(
+            code, matched_hist.shape[:2] + (MAX_RANK,)), axis=2)    # [n, scaled, index]
+        flat = size[:, None] * MAX_RANK + np.maximum(index, 0)        # [mask, card]
+        per_scaled = by_index.transpose(1, 0, 2).reshape(MAX_RANK + 1, -1)
+        matched_mult = np.where(hand[None], np.take(per_scaled, flat, axis=1), 0.0)
+        per = np.maximum(size, 1)[:, None]
+        sizes = np.maximum(np.arange(MAX_RANK + 1), 1)[:, None, None]
+        return cls(size, position,
+                   np.where(position >= 0, position_hist[rows, np.maximum(position, 0)], 0.0),
+                   (position_hist > 0).astype(float), position_hist / per,
+                   matched.astype(np.int8), matched_mult, (matched_hist > 0).astype(float),
+                   matched_hist / sizes)
+
+
+def _shifted_hand(hand: np.ndarray, prize: np.ndarray) -> np.ndarray:
+    """The offset view's histogram (n, 25): column card - prize + 12 is 1 where the card is
+    held (one card per code)."""
+    n = len(prize)
+    width = N_CODES["offset"]
+    padded = np.zeros((n, width + MAX_RANK), dtype=bool)
+    padded[:, OFFSET_SPAN:OFFSET_SPAN + MAX_RANK] = hand
+    windows = np.lib.stride_tricks.sliding_window_view(padded, width, axis=1)
+    return windows[np.arange(n), prize - 1].astype(float)
+
+
 def encode(board: Board, fitting: bool = True) -> Encoded:
     """The codes, multiplicities, histograms and buckets of every situation of ``board``
-    (without ``fitting``, only what predicting needs: not ``present`` and ``uniform``)."""
-    codes = view_codes(board)
+    (without ``fitting``, only what predicting needs: not ``present`` and ``uniform``).
+
+    The same as reading :func:`view_codes` and counting each hand's codes, but the hand's
+    part is looked up by the hand's bit mask in :class:`_HandTables`, so encoding a
+    situation costs a few lookups instead of sorting its cards into codes again.
+    """
+    t = _HandTables.make()
+    hand = board.hand
+    mask = hand.astype(np.int64) @ _BITS
     bucket = buckets(board.prize_index, board.prizes_left, board.pool_value, board.cards)
-    size = board.hand.sum(axis=1)
-    rows = np.arange(len(bucket))[:, None]
-    mult, present, uniform = {}, {}, {}
-    for view, c in codes.items():
-        if view == "offset":  # card minus prize: a different code for every card
-            mult[view] = (c >= 0).astype(float)
-            if not fitting:
-                continue
-        hist = _histogram(c, N_CODES[view])
-        mult[view] = np.where(c >= 0, hist[rows, np.maximum(c, 0)], 0.0)
-        if fitting:
-            present[view] = (hist > 0).astype(float)
-            uniform[view] = hist / np.maximum(size, 1)[:, None]
-    return Encoded(board.hand, bucket, size, codes, mult, present, uniform)
+    size = t.size[mask]
+    offset = np.where(hand, _CARDS[None, :] - board.prize[:, None] + OFFSET_SPAN, -1)
+    left = board.prizes_left
+    scaled = np.where(left > 1, np.rint(board.prize_index * (size - 1)
+                                        / np.maximum(left - 1, 1)), 0).astype(np.int64)
+    at = scaled * len(t.size) + mask
+    codes = {"offset": offset, "position": t.position[mask],
+             "matched": t.matched.reshape(-1, MAX_RANK)[at].astype(np.int64)}
+    mult = {"offset": hand.astype(float), "position": t.position_mult[mask],
+            "matched": t.matched_mult.reshape(-1, MAX_RANK)[at]}
+    present, uniform = {}, {}
+    if fitting:
+        shifted = (_shifted_hand(hand, board.prize) if ((board.prize >= 1)
+                   & (board.prize <= MAX_RANK)).all() else _histogram(offset, N_CODES["offset"]))
+        present = {"offset": (shifted > 0).astype(float), "position": t.position_present[mask],
+                   "matched": t.matched_present[size, scaled]}
+        uniform = {"offset": shifted / np.maximum(size, 1)[:, None],
+                   "position": t.position_uniform[mask],
+                   "matched": t.matched_uniform[size, scaled]}
+    return Encoded(hand, bucket, size, codes, mult, present, uniform)
 
 
 @dataclass(frozen=True)
