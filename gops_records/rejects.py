@@ -463,16 +463,16 @@ def _read_now(path: Path, encoding: str) -> _FileNow:
     readable = True
     for frames, _ in file_batches(path, encoding):
         rejects = frames["rejects"]
-        positions = getattr(frames, "positions", None)  # a Gin Rummy file's valid records
-        if positions is not None:
-            games.update(positions)
+        gin_positions = getattr(frames, "positions", None)  # a Gin Rummy file's valid records
+        if gin_positions is not None:
+            games.update(gin_positions)
         ids.update(rejects["reject_id"].to_list())
         for position in rejects["source_game"].to_list():
             if position is None:
                 readable = False
             else:
                 positions.add(position)
-        if positions is None:
+        if gin_positions is None:
             valid = frames["games"]
             games.update(zip(valid["source_game"].to_list(), valid["game_id"].to_list(),
                              strict=True))

@@ -299,7 +299,7 @@ def test_a_folder_without_records_is_a_usage_error(tmp_path):
     (tmp_path / "notes.txt").write_text("no games here")
     result = CliRunner().invoke(app, ["validate", str(tmp_path)], env={"COLUMNS": "250"})
     assert result.exit_code == 2
-    assert "no record files (.gops, .csv, .jsonl, .ndjson) in" in result.stderr
+    assert "no record files (.gops, .csv, .jsonl, .ndjson, .gin, .ginsheet) in" in result.stderr
 
 
 def test_json_source_keeps_dot_slash_and_folder_spelling(tmp_path, monkeypatch):

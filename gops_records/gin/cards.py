@@ -73,7 +73,7 @@ class Card(int):
 
     @property
     def text(self) -> str:
-        return f"{_RANK_TEXT.get(self.rank, str(self.rank))}{self.suit.symbol}"
+        return _TEXTS[self]
 
     def __repr__(self) -> str:
         return self.text
@@ -82,6 +82,9 @@ class Card(int):
 
 
 CARDS: tuple[Card, ...] = tuple(int.__new__(Card, n) for n in range(52))
+#: Each card's text (``10♥``), by its int value: a card is written often (records, tables).
+_TEXTS: tuple[str, ...] = tuple(
+    f"{_RANK_TEXT.get(n % RANKS + 1, str(n % RANKS + 1))}{'♠♣♦♥'[n // RANKS]}" for n in range(52))
 #: Points of each card by its int value (A 1, 2..10, J Q K 10).
 POINTS: tuple[int, ...] = tuple(min(n % RANKS + 1, 10) for n in range(52))
 

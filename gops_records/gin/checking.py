@@ -131,7 +131,8 @@ def hand_windows(text: str, size: int = WINDOW_HANDS) -> Iterator[tuple[int, str
         hands += 1
         if hands < size or i + 1 >= len(ends) or end >= len(text):
             continue
-        if match_before(end) == match_before(ends[i + 1]) and hands < 4 * size:
+        match = match_before(end)
+        if match is not None and match == match_before(ends[i + 1]) and hands < 4 * size:
             continue  # the next hand is of the same match (unless the window grows too big)
         chunk = text[begin:end]
         yield lines, chunk

@@ -190,7 +190,8 @@ class _Builder:
         report = record.report
         assert isinstance(report, HandReport) and report.hand is not None
         rec, hand, result = report.record, report.hand, report.result
-        key = hand_id(rec)
+        text = write_hand(rec)
+        key = hand_id(rec, text)
         tags = dict(rec.tags)
         order = hand.profile.runs
         walk = self.turns(key, report)
@@ -201,7 +202,7 @@ class _Builder:
             upcard=hand.upcard.text, upcard_rank=hand.upcard.rank, knock_limit=hand.limit,
             runs=order.value, **_result_columns(result),
             turns=len(rec.turns), stock_left=hand.stock_left, pile_draws=walk[0],
-            upcard_taken=walk[1], raw_text=write_hand(rec), tags=_tag_list(rec.tags))
+            upcard_taken=walk[1], raw_text=text, tags=_tag_list(rec.tags))
         if result is not None and result.went_out is not None:
             self.melds(key, report)
         return key

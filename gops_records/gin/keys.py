@@ -32,8 +32,15 @@ def content_id(text: str) -> int:
     return int(hashlib.md5(text.encode("utf-8", "surrogateescape")).hexdigest()[:16], 16)
 
 
-def hand_key(record: HandRecord) -> str:
-    """The key text of a full hand: its canonical record, comments left out, points ``*``."""
+def hand_key(record: HandRecord, canonical: str | None = None) -> str:
+    """The key text of a full hand: its canonical record, comments left out, points ``*``.
+
+    ``canonical`` is the record's canonical text when the caller has it already: without
+    comments, the key is that text with ``*`` for its last line (the terminator)."""
+    if canonical is not None and not record.comments and not any(
+            t.comments for t in record.turns) and not (
+            record.response is not None and record.response.comments):
+        return canonical[:canonical.rstrip("\n").rfind("\n") + 1] + "*\n"
     bare = replace(record, comments=(), result=None,
                    turns=tuple(replace(t, comments=()) for t in record.turns),
                    response=replace(record.response, comments=())
@@ -41,8 +48,8 @@ def hand_key(record: HandRecord) -> str:
     return write_hand(bare)
 
 
-def hand_id(record: HandRecord) -> int:
-    return content_id(hand_key(record))
+def hand_id(record: HandRecord, canonical: str | None = None) -> int:
+    return content_id(hand_key(record, canonical))
 
 
 def sheet_line_id(tags: tuple[tuple[str, str], ...], line: SheetLine, number: int) -> int:
