@@ -1,4 +1,4 @@
-"""`gops simulate`: club evenings played by bots, written as .gops records."""
+"""`gops simulate`: club evenings played by bots, written as .gops (or .gin) records."""
 
 from __future__ import annotations
 
@@ -12,13 +12,26 @@ import typer
 
 from gops_records.bots import BOTS
 from gops_records.cli.app import app, fail
+from gops_records.cli.games_cmd import GameKind
 from gops_records.errors import GopsError
+from gops_records.gin import simulate as gin_simulate
+from gops_records.gin.bots import GIN_BOTS
+from gops_records.gin.melds import RunOrder
+from gops_records.gin.rules import GinProfile
 from gops_records.rules import PrizeOrder, RuleProfile, TieRule
 from gops_records.simulate import DEFAULT_START, SimulationSummary, roster, write_simulation
+
+#: The options that only Gops games have (an error with --game gin when given).
+GOPS_ONLY = {"players": "--players", "tie_rule": "--tie-rule", "cards": "--cards",
+             "prize_order": "--prize-order", "bid_cards": "--bid-cards",
+             "open_prizes": "--open-prizes"}
+#: The options that only Gin Rummy has (an error without --game gin when given).
+GIN_ONLY = {"runs": "--runs", "hands": "--hands"}
 
 
 @app.command("simulate")
 def simulate(
+    ctx: typer.Context,
     games: Annotated[int, typer.Option("--games", "-n", min=0,
                                        help="How many valid games to play.")] = 100,
     seed: Annotated[int, typer.Option("--seed", help="Random seed: the same seed and "
@@ -51,6 +64,16 @@ def simulate(
                      ] = DEFAULT_START.isoformat(),
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes "
                                       "(the output does not depend on it).")] = 1,
+    game: Annotated[GameKind, typer.Option(
+        "--game", help="Which game: gops, or gin (Gin Rummy, Oklahoma: hands, games to 100 "
+        "and matches written as .gin).")] = GameKind.GOPS,
+    runs: Annotated[RunOrder, typer.Option(
+        "--runs", help="Gin Rummy: how runs go ([Runs] tag; ace-low is OpenSpiel's "
+        "rule).")] = RunOrder.CIRCULAR,
+    hands: Annotated[int | None, typer.Option(
+        "--hands", metavar="N", min=0, show_default=False,
+        help="Gin Rummy: play this many hands instead of --games games (the last game "
+        "may stay unfinished).")] = None,
 ) -> None:
     """Simulate club evenings between bots with distinct personalities and write .gops records.
 
@@ -67,7 +90,28 @@ def simulate(
         gops simulate -n 2000 --seed 1 --bots prize,random --tie-rule discard
 
         gops simulate -n 200 --bid-cards 2    or    gops simulate -n 200 --open-prizes 3
+
+        gops simulate --game gin -n 30 --broken 5 --out evening.gin
+
+    With --game gin the bots play Gin Rummy (docs/gin.md): --games N games to 100 (or
+    --hands N hands) in matches (first to two games) at club evenings, in the styles
+    knocker, gin-hunter, pile-taker and random; --broken N adds hands with a known defect.
     """
+    given = {name for name in (*GOPS_ONLY, *GIN_ONLY)
+             if ctx.get_parameter_source(name).name == "COMMANDLINE"}
+    if game is GameKind.GIN:
+        wrong = [GOPS_ONLY[n] for n in GOPS_ONLY if n in given]
+        if wrong:
+            fail(f"{', '.join(wrong)} {'is' if len(wrong) == 1 else 'are'} for Gops; Gin "
+                 "Rummy has two players and a 52-card pack (see gops simulate --help)")
+        if hands is not None and ctx.get_parameter_source("games").name == "COMMANDLINE":
+            fail("give --games (games to 100) or --hands (hands), not both")
+        _simulate_gin(games, hands, seed, runs, bots, broken, out, start, jobs)
+        return
+    wrong = [GIN_ONLY[n] for n in GIN_ONLY if n in given]
+    if wrong:
+        fail(f"{', '.join(wrong)} {'is' if len(wrong) == 1 else 'are'} for Gin Rummy: add "
+             "--game gin")
     names = None
     if bots is not None:
         names = [b.strip() for b in bots.split(",") if b.strip()]
@@ -136,4 +180,80 @@ def describe(summary: SimulationSummary, profile: RuleProfile, seed: int,
     for personality in BOTS:
         if personality in by_kind:
             lines.append(f"  {personality}: {', '.join(by_kind[personality])}")
+    return "\n".join(lines)
+
+
+def _start_date(start: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(start)
+    except ValueError:
+        fail(f"--start {start!r} is not a date like 2025-01-06")
+
+
+def _simulate_gin(games: int, hands: int | None, seed: int, runs: RunOrder,
+                  bots: str | None, broken: int, out: Path | None, start: str,
+                  jobs: int) -> None:
+    """`gops simulate --game gin`: Gin Rummy evenings written as .gin."""
+    names = None
+    if bots is not None:
+        names = [b.strip() for b in bots.split(",") if b.strip()]
+        if not names:
+            fail("--bots needs at least one style")
+        try:
+            pool = gin_simulate.gin_roster(names)
+        except ValueError as exc:
+            fail(str(exc))
+        if len(pool) < 2:
+            fail("a Gin Rummy match needs two players: name a style with more players")
+    first = _start_date(start)
+    budget = gin_simulate.Budget(hands=hands) if hands is not None else \
+        gin_simulate.Budget(games=games)
+    profile = GinProfile(runs=runs)
+    if out is not None and str(out) == "-":
+        out = None
+    try:
+        if out is None:
+            summary = gin_simulate.write_simulation(sys.stdout, budget, seed, profile, names,
+                                                    broken, first, jobs)
+            sys.stdout.flush()
+        else:
+            with open(out, "w", encoding="utf-8", newline="\n") as fh:
+                summary = gin_simulate.write_simulation(fh, budget, seed, profile, names,
+                                                        broken, first, jobs)
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        raise typer.Exit(0) from None
+    except OSError as exc:
+        fail(f"{out}: cannot write: {exc.strerror or exc}")
+    except GopsError as exc:
+        fail(str(exc))
+    print(describe_gin(summary, profile, seed, out), file=sys.stderr)
+
+
+def _count(n: int, one: str, many: str | None = None) -> str:
+    return f"{n:,} {one if n == 1 else many or one + 's'}"
+
+
+def describe_gin(summary: gin_simulate.GinSimulationSummary, profile: GinProfile, seed: int,
+                 out: Path | None) -> str:
+    """The summary `gops simulate --game gin` prints on stderr."""
+    what = (f"{_count(summary.hands, 'hand')}, {_count(summary.games, 'finished game')} "
+            f"in {_count(summary.matches, 'match', 'matches')}")
+    if summary.broken:
+        kinds = ", ".join(f"{k} {n}" for k, n in summary.defects.items())
+        what += f" + {summary.broken:,} broken hands ({kinds})"
+    ends = ", ".join(f"{k.replace('_', ' ')} {n:,}" for k, n in summary.outcomes.items())
+    evenings = _count(summary.evenings, "club evening")
+    lines = [f"gops simulate: Gin Rummy, {what} in {evenings}; runs {profile.runs.value}; "
+             f"seed {seed}",
+             f"  hands end: {ends or 'none played'}",
+             f"  {summary.seconds:.2f} s ({summary.hands_per_second:,.0f} hands/s), "
+             f"written to {out if out is not None else 'stdout'}"]
+    by_style: dict[str, list[str]] = {}
+    for name, style in summary.players.items():
+        by_style.setdefault(style, []).append(name)
+    for style in GIN_BOTS:
+        if style in by_style:
+            lines.append(f"  {style}: {', '.join(by_style[style])}")
     return "\n".join(lines)
