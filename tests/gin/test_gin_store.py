@@ -182,3 +182,32 @@ def test_the_documented_gin_queries_run(club: Path, tmp_path: Path, query: str) 
     db = tmp_path / "t.duckdb"
     import_paths([club], db)
     assert rows(db, query)  # the worked hands have something for every example
+
+
+def test_random_legal_hands_are_stored_with_their_scores_turns_and_deadwood(tmp_path: Path):
+    hands = [random_hand(seed) for seed in range(25)]  # random play reaches the wall
+    (tmp_path / "random.gin").write_text(write_hands([r for _, r in hands]), "utf-8")
+    (tmp_path / "out.gin").write_text(GAME + "\n" + ISSUE.replace('"Alice-Bruno"', '"x"'),
+                                      "utf-8")  # a gin, a big gin, an undercut
+    db = tmp_path / "t.duckdb"
+    summary = import_paths([tmp_path], db)
+    assert (summary.games_new, summary.games_rejected) == (28, 0)
+    stored = rows(db, "SELECT source_record, outcome, winner_seat, points, turns, stock_left "
+                      "FROM gin_hands WHERE source LIKE '%random.gin' ORDER BY source_record")
+    for (position, outcome, winner, points, turns, stock), (hand, record) in zip(
+            stored, hands, strict=True):
+        result = hand.result
+        assert (outcome, points, turns, stock) == (
+            result.outcome.value, result.points, len(record.turns), hand.stock_left), position
+        assert winner == (result.winner.value if result.winner else None)
+    # every turn is stored; the stock counts down by the stock draws
+    assert rows(db, "SELECT count(*) FROM gin_turns t JOIN gin_hands h USING (hand_id) WHERE "
+                    "h.source LIKE '%random.gin'")[0][0] == sum(len(r.turns) for _, r in hands)
+    assert rows(db, "SELECT count(*) FROM gin_turns WHERE out IS NOT NULL") == [(3,)]
+    assert rows(db, "SELECT count(*) FROM gin_turns t JOIN gin_hands h USING (hand_id) "
+                    "WHERE t.turn_no = h.turns AND t.stock_left <> h.stock_left") == [(0,)]
+    # going out keeps no more than the deadwood declared (the best arrangement may be less)
+    assert rows(db, "SELECT count(*) FROM gin_turns t JOIN gin_hands h USING (hand_id) "
+                    "WHERE t.out IS NOT NULL AND t.deadwood_after > h.out_deadwood") == [(0,)]
+    assert rows(db, "SELECT count(*) FROM gin_turns WHERE out IN ('gin', 'big_gin') "
+                    "AND deadwood_after <> 0") == [(0,)]
