@@ -97,6 +97,13 @@ def assign_max(gain: np.ndarray | list) -> np.ndarray:
     Hungarian method (shortest augmenting paths with potentials, O(n^2 m)), each step
     done for every table of the batch at once, started from the row reduction. A
     wider-than-tall table is transposed.
+
+    Each row's search works on the state of the tables that search (gathered once, and
+    again when fewer than half are still searching), and a table that has found its free
+    column is written back; tables that found it go on computing in the gathered arrays
+    (ignored) until the next gathering, which costs less than gathering at every step.
+    Every table sees exactly the steps of the textbook algorithm, ties broken the same
+    way (the lowest column first).
     """
     g = np.asarray(gain, dtype=float)
     single = g.ndim == 2
@@ -118,45 +125,72 @@ def assign_max(gain: np.ndarray | list) -> np.ndarray:
     v = np.zeros((batch, m + 1))
     p = np.zeros((batch, m + 1), dtype=np.int64)   # p[:, j]: the row matched to column j
     way = np.zeros((batch, m + 1), dtype=np.int64)
-    best = np.argmin(cost, axis=2)                                  # (batch, n)
+    best = np.argmin(cost, axis=2)
     key = (np.arange(batch)[:, None] * m + best).ravel()
     first = np.zeros(batch * n, dtype=bool)
     first[np.unique(key, return_index=True)[1]] = True
     first = first.reshape(batch, n)
     b, i = np.nonzero(first)
     p[b, best[b, i] + 1] = i + 1
-    for i in range(1, n + 1):
-        p[:, 0] = i
-        j0 = np.zeros(batch, dtype=np.int64)
-        minv = np.full((batch, m + 1), np.inf)
-        used = np.zeros((batch, m + 1), dtype=bool)
-        active = np.flatnonzero(~first[:, i - 1])
-        while len(active):
-            a = active
-            used[a, j0[a]] = True
-            i0 = p[a, j0[a]]
-            cur = cost[a, i0 - 1, :] - u[a, i0][:, None] - v[a, 1:]
-            free = ~used[a, 1:]
-            mv = minv[a, 1:]
-            better = free & (cur < mv)
-            minv[a, 1:] = np.where(better, cur, mv)
-            way[a, 1:] = np.where(better, j0[a][:, None], way[a, 1:])
-            candidates = np.where(free, minv[a, 1:], np.inf)
-            j1 = np.argmin(candidates, axis=1) + 1
-            delta = candidates[np.arange(len(a)), j1 - 1]
-            in_tree = used[a]
-            r, c = np.nonzero(in_tree)
-            u[a[r], p[a[r], c]] += delta[r]
-            v[a] -= np.where(in_tree, delta[:, None], 0.0)
-            minv[a] -= np.where(in_tree, 0.0, delta[:, None])
-            j0[a] = j1
-            active = a[p[a, j1] != 0]
-        going = np.flatnonzero(j0)
-        while len(going):
-            j1 = way[going, j0[going]]
-            p[going, j0[going]] = p[going, j1]
-            j0[going] = j1
-            going = going[j1 != 0]
+    inf = np.inf
+    with np.errstate(invalid="ignore"):  # the ignored tables may reach inf - inf
+        for i in range(1, n + 1):
+            tables = np.flatnonzero(~first[:, i - 1])
+            if not len(tables):
+                continue
+            p[tables, 0] = i
+            end = np.zeros(batch, dtype=np.int64)     # the free column each table reaches
+            # the searching tables' state, compacted; ``ids`` maps it back to the batch
+            ids = tables
+            cu, cv, cp, cw = u[ids], v[ids], p[ids], way[ids]
+            k = len(ids)
+            j0 = np.zeros(k, dtype=np.int64)
+            minv = np.full((k, m + 1), inf)
+            used = np.zeros((k, m + 1), dtype=bool)
+            tree = np.zeros((k, n + 1), dtype=bool)      # the rows reached, used[c] <=> p[c]
+            live = np.ones(k, dtype=bool)
+            count = k
+            rows = np.arange(k)
+            while count:
+                used[rows, j0] = True
+                i0 = cp[rows, j0]
+                tree[rows, i0] = True
+                cur = cost[ids, i0 - 1, :] - cu[rows, i0][:, None] - cv[:, 1:]
+                free = ~used[:, 1:]
+                mv = minv[:, 1:]
+                better = free & (cur < mv)
+                np.copyto(mv, cur, where=better)
+                np.copyto(cw[:, 1:], j0[:, None], where=better)
+                candidates = np.where(free, mv, inf)
+                j1 = np.argmin(candidates, axis=1) + 1
+                delta = candidates[rows, j1 - 1]
+                np.add(cu, delta[:, None], out=cu, where=tree)
+                np.subtract(cv, delta[:, None], out=cv, where=used)
+                np.subtract(minv, delta[:, None], out=minv, where=~used)
+                j0 = j1
+                done = live & (cp[rows, j1] == 0)
+                if done.any():
+                    at = np.flatnonzero(done)
+                    back = ids[at]
+                    u[back], v[back], p[back], way[back] = cu[at], cv[at], cp[at], cw[at]
+                    end[back] = j1[at]
+                    live &= ~done
+                    count -= len(at)
+                    if count and 2 * count < len(ids):
+                        keep = np.flatnonzero(live)
+                        ids = ids[keep]
+                        cu, cv, cp, cw = cu[keep], cv[keep], cp[keep], cw[keep]
+                        j0, minv, used, tree = j0[keep], minv[keep], used[keep], tree[keep]
+                        live = np.ones(len(keep), dtype=bool)
+                        rows = np.arange(len(keep))
+            going = tables
+            j0 = end[going]
+            while len(going):
+                j1 = way[going, j0]
+                p[going, j0] = p[going, j1]
+                j0 = j1
+                keep = j1 != 0
+                going, j0 = going[keep], j0[keep]
     out = np.full((batch, n), -1, dtype=np.int64)
     b, j = np.nonzero(p[:, 1:])
     out[b, p[b, j + 1] - 1] = j
@@ -186,10 +220,19 @@ class CounterBidder:
         if int(size[0]) == 1:
             choice = np.argmax(hand, axis=1) + 1
         else:
-            gain, cards, current = margin_tables(self.models, self.model_of_game[rows],
-                                                 table, rows)
+            # games in the same situation against the same model plan alike: plan each
+            # situation once (in the first round most games are in one of 13 per model)
+            state = np.concatenate([self.model_of_game[rows][:, None], table.prize[rows][:, None],
+                                    table.pool_value[rows][:, None],
+                                    np.packbits(table.hands[rows], axis=2).reshape(len(rows), -1),
+                                    np.packbits(table.upcoming[rows], axis=1)], axis=1)
+            _, first, same = np.unique(state, axis=0, return_index=True, return_inverse=True)
+            once = rows[first]
+            gain, cards, current = margin_tables(self.models, self.model_of_game[once],
+                                                 table, once)
             plan = assign_max(gain)
-            choice = cards[np.arange(len(rows)), np.argmax(plan == current[:, None], axis=1)]
+            planned = cards[np.arange(len(once)), np.argmax(plan == current[:, None], axis=1)]
+            choice = planned[same.reshape(-1)]
         lowest = np.argmax(hand, axis=1) + 1
         highest = MAX_RANK - np.argmax(hand[:, ::-1], axis=1)
         kind = kinds(choice, table.prize[rows], lowest, highest, size)

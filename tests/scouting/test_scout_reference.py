@@ -5,7 +5,13 @@ replaced, kept here verbatim as the reference.
   (commit 15312f7) on games of every shape (2-4 players, 9 and 13 cards, both tie rules,
   fixed prize orders, ``--vs``, a cut to the most recent games);
 - the encoding: looked up by the hand's bit mask, against sorting each hand's cards into
-  codes, bit for bit on random boards of every deck size.
+  codes, bit for bit on random boards of every deck size;
+- the assignment (the batched Hungarian method): the same plan as the textbook loop on
+  tables full of ties (the tie-breaking decides which of two equal cards is bid);
+- the cross-validation (folds predicted in one pass, leave-one-out normalisers summed per
+  group of equal rows): the same probabilities and models, bit for bit;
+- the counter's simulations (equal situations planned once): the same games, gains,
+  intervals, shares and fold exploits.
 """
 
 from __future__ import annotations
@@ -18,11 +24,26 @@ import numpy as np
 import pytest
 
 from gops_records.analytics import ALL_GAMES, list_players
+from gops_records.cards import MAX_RANK
 from gops_records.importer import import_paths
 from gops_records.rules import RuleProfile
+from gops_records.scouting import counter
 from gops_records.scouting import model as scout_model
-from gops_records.scouting.features import situation_masks
-from gops_records.scouting.model import N_CODES, Board, Encoded, buckets, encode, view_codes
+from gops_records.scouting.counter import assign_max, counter_strategy
+from gops_records.scouting.evaluate import HeldOut, game_folds, held_out
+from gops_records.scouting.features import Situations, situation_masks
+from gops_records.scouting.model import (
+    N_CODES,
+    VIEWS,
+    Board,
+    Encoded,
+    OpponentModel,
+    ViewTable,
+    buckets,
+    encode,
+    view_codes,
+)
+from gops_records.scouting.report import profile_of
 from gops_records.simulate import write_simulation
 
 # -- the references (commit 15312f7) ------------------------------------------------------------
@@ -113,6 +134,133 @@ def reference_encode(board: Board, fitting: bool = True) -> Encoded:
     return Encoded(board.hand, bucket, size, codes, mult, present, uniform)
 
 
+def reference_assign_max(gain: np.ndarray | list) -> np.ndarray:
+    """For each row the column it gets in a maximum-total assignment (-1: none).
+
+    ``gain`` is one (n, m) table or a batch (B, n, m) of them, solved together: the
+    Hungarian method (shortest augmenting paths with potentials, O(n^2 m)), each step
+    done for every table of the batch at once, started from the row reduction. A
+    wider-than-tall table is transposed.
+    """
+    g = np.asarray(gain, dtype=float)
+    single = g.ndim == 2
+    if single:
+        g = g[None]
+    batch, n, m = g.shape
+    if n > m:
+        cols = reference_assign_max(g.transpose(0, 2, 1))
+        out = np.full((batch, n), -1, dtype=np.int64)
+        b, j = np.nonzero(cols >= 0)
+        out[b, cols[b, j]] = j
+        return out[0] if single else out
+    cost = -g
+    # Start from the row reduction: u_i = min_j cost_ij, v = 0 (feasible), and match each
+    # row to its cheapest column where no earlier row took it (a tight edge); only the
+    # rows left free need a search for an augmenting path.
+    u = np.zeros((batch, n + 1))
+    u[:, 1:] = cost.min(axis=2)
+    v = np.zeros((batch, m + 1))
+    p = np.zeros((batch, m + 1), dtype=np.int64)   # p[:, j]: the row matched to column j
+    way = np.zeros((batch, m + 1), dtype=np.int64)
+    best = np.argmin(cost, axis=2)                                  # (batch, n)
+    key = (np.arange(batch)[:, None] * m + best).ravel()
+    first = np.zeros(batch * n, dtype=bool)
+    first[np.unique(key, return_index=True)[1]] = True
+    first = first.reshape(batch, n)
+    b, i = np.nonzero(first)
+    p[b, best[b, i] + 1] = i + 1
+    for i in range(1, n + 1):
+        p[:, 0] = i
+        j0 = np.zeros(batch, dtype=np.int64)
+        minv = np.full((batch, m + 1), np.inf)
+        used = np.zeros((batch, m + 1), dtype=bool)
+        active = np.flatnonzero(~first[:, i - 1])
+        while len(active):
+            a = active
+            used[a, j0[a]] = True
+            i0 = p[a, j0[a]]
+            cur = cost[a, i0 - 1, :] - u[a, i0][:, None] - v[a, 1:]
+            free = ~used[a, 1:]
+            mv = minv[a, 1:]
+            better = free & (cur < mv)
+            minv[a, 1:] = np.where(better, cur, mv)
+            way[a, 1:] = np.where(better, j0[a][:, None], way[a, 1:])
+            candidates = np.where(free, minv[a, 1:], np.inf)
+            j1 = np.argmin(candidates, axis=1) + 1
+            delta = candidates[np.arange(len(a)), j1 - 1]
+            in_tree = used[a]
+            r, c = np.nonzero(in_tree)
+            u[a[r], p[a[r], c]] += delta[r]
+            v[a] -= np.where(in_tree, delta[:, None], 0.0)
+            minv[a] -= np.where(in_tree, 0.0, delta[:, None])
+            j0[a] = j1
+            active = a[p[a, j1] != 0]
+        going = np.flatnonzero(j0)
+        while len(going):
+            j1 = way[going, j0[going]]
+            p[going, j0[going]] = p[going, j1]
+            j0[going] = j1
+            going = going[j1 != 0]
+    out = np.full((batch, n), -1, dtype=np.int64)
+    b, j = np.nonzero(p[:, 1:])
+    out[b, p[b, j + 1] - 1] = j
+    return out[0] if single else out
+
+
+def reference_fit(s: Situations, enc: Encoded, rows: np.ndarray | None = None) -> OpponentModel:
+    """OpponentModel.fit as it was: each bid's leave-one-out normaliser summed on its own."""
+    at = np.arange(len(s)) if rows is None else np.flatnonzero(rows)
+    weight = None if rows is None else np.asarray(rows, dtype=float)
+    col = s.bid[at] - 1
+    size = enc.hand_size[at]
+    bucket = enc.bucket[at]
+    tables = {}
+    scores = [1.0 / size]
+    for view in VIEWS:
+        chosen = enc.codes[view][at, col]
+        share = enc.uniform[view]
+        uniform = share.sum(axis=0) if weight is None else np.einsum("i,ij->j", weight, share)
+        table = ViewTable.fit(view, chosen, bucket, uniform)
+        tables[view] = table
+        scores.append(table.loo_chosen(chosen, enc.mult[view][at, col], bucket,
+                                       enc.present[view], size, at))
+    likelihood = np.column_stack(scores)
+    return OpponentModel(tables, scout_model._em_weights(likelihood), len(at))
+
+
+def reference_held_out(s: Situations, folds: int, seed: int, enc: Encoded) -> HeldOut:
+    """held_out as it was: each fold fitted, then its games taken out and predicted."""
+    k = max(2, min(folds, s.games))
+    fold_of_game = game_folds(s.games, k, seed)
+    fold = fold_of_game[s.game]
+    probs = np.zeros(s.hand.shape)
+    models = []
+    for f in range(k):
+        test = fold == f
+        model = reference_fit(s, enc, rows=~test)
+        probs[test] = model.predict(enc.take(test, fitting=False))
+        models.append(model)
+    return HeldOut(probs, k, fold_of_game, models)
+
+
+def reference_bidder_call(self, table, rows, rng):
+    """CounterBidder.__call__ as it was: every game planned, none shared."""
+    hand = table.hands[rows, 0]
+    size = hand.sum(axis=1)
+    if int(size[0]) == 1:
+        choice = np.argmax(hand, axis=1) + 1
+    else:
+        gain, cards, current = counter.margin_tables(self.models, self.model_of_game[rows],
+                                                     table, rows)
+        plan = reference_assign_max(gain)
+        choice = cards[np.arange(len(rows)), np.argmax(plan == current[:, None], axis=1)]
+    lowest = np.argmax(hand, axis=1) + 1
+    highest = MAX_RANK - np.argmax(hand[:, ::-1], axis=1)
+    kind = counter.kinds(choice, table.prize[rows], lowest, highest, size)
+    np.add.at(self.tally, (self.model_of_game[rows], kind), 1)
+    return choice
+
+
 # -- databases of every shape -------------------------------------------------------------------
 
 SHAPES = {
@@ -187,7 +335,72 @@ def test_encoding_bit_for_bit(cards):
 
 
 def test_encoding_of_recorded_situations(sim_con):
-    from gops_records.scouting.features import Situations
     s = Situations.from_frame(situation_masks(sim_con, "Anna de Vries"))
     board = Board.of(s)
     assert_same_encoding(encode(board), reference_encode(board))
+
+
+# -- the assignment, the cross-validation and the counter's simulations -----------------------
+
+
+def _tables(rng: np.random.Generator) -> list[np.ndarray]:
+    """Batches of gain tables of every size, many with ties (small integers, equal rows,
+    equal columns: the counter meets equal rows whenever the opponent holds no card
+    between two of its cards), square, wide and tall."""
+    out = []
+    for n in range(1, 14):
+        out += [rng.integers(0, 3, (150, n, n)).astype(float),
+                rng.integers(-2, 2, (100, n, n + 2)).astype(float),
+                rng.integers(0, 4, (100, n + 1, n)).astype(float),
+                rng.random((100, n, n)),
+                np.repeat(rng.random((60, n, 1)), n, axis=2),
+                np.repeat(rng.random((60, 1, n)), n, axis=1)]
+    return out
+
+
+def test_the_assignment_as_the_textbook_loop_made_it():
+    for gain in _tables(np.random.default_rng(8)):
+        assert np.array_equal(assign_max(gain), reference_assign_max(gain)), gain.shape
+    one = np.array([[1.0, 2.0], [3.0, 1.0]])
+    assert assign_max(one).tolist() == reference_assign_max(one).tolist() == [1, 0]
+
+
+@pytest.fixture(scope="module")
+def studied(sim_db) -> dict[str, tuple[Situations, Encoded, object]]:
+    con = duckdb.connect(str(sim_db), read_only=True)
+    try:
+        out = {}
+        for name in ("Bruno Keller", "Anna de Vries", "Greta Olsen"):
+            frame = situation_masks(con, name)
+            if frame.height:
+                s = Situations.from_frame(frame)
+                out[name] = (s, encode(Board.of(s)), profile_of(frame))
+        return out
+    finally:
+        con.close()
+
+
+def test_cross_validation_as_fold_by_fold(studied):
+    for s, enc, _ in studied.values():
+        for folds, seed in ((5, 0), (3, 7), (2, 1)):
+            new, old = held_out(s, folds, seed, enc), reference_held_out(s, folds, seed, enc)
+            assert np.array_equal(new.probs, old.probs)              # bit for bit
+            assert np.array_equal(new.fold_of_game, old.fold_of_game)
+            for a, b in zip(new.models, old.models, strict=True):
+                assert np.array_equal(a.mixture, b.mixture)
+                for view in VIEWS:
+                    assert np.array_equal(a.tables[view].freq, b.tables[view].freq)
+            full = OpponentModel.fit(s, enc)
+            assert np.array_equal(full.mixture, reference_fit(s, enc).mixture)
+
+
+def test_counter_simulations_as_before(studied, monkeypatch):
+    for s, enc, profile in studied.values():
+        cv = held_out(s, 5, 3, enc)
+        model = OpponentModel.fit(s, enc)
+        new = counter_strategy(model, profile, 120, 3, cv.models, fold_games=40)
+        with monkeypatch.context() as m:
+            m.setattr(counter.CounterBidder, "__call__", reference_bidder_call)
+            old = counter_strategy(model, profile, 120, 3, cv.models, fold_games=40)
+        assert new == old            # every gain, interval, share and fold exploit exactly
+        assert new.fold_exploits == old.fold_exploits and new.played == old.played
