@@ -31,6 +31,8 @@ VERDICT_COLUMNS = ("source", "game", "line", "players", "valid", "finished", "ro
                    "scores", "unclaimed", "winner", "errors")
 #: Characters of a long source line shown around the column a problem points at.
 ECHO_CHARS = 100
+#: Games turned into JSON at a time by :meth:`Checked.json_lines`.
+JSON_SLICE_ROWS = 5_000
 
 
 @dataclass
@@ -48,10 +50,13 @@ class Checked:
     def invalid(self) -> int:
         return int((~self.verdicts["valid"]).sum())
 
-    def json_lines(self) -> str:
-        """The window's games as JSON Lines (one object per game)."""
-        return "".join(json.dumps(row, ensure_ascii=False) + "\n"
-                       for row in self.verdicts.to_dicts())
+    def json_lines(self) -> Iterator[str]:
+        """The window's games as JSON Lines (one object per game), a few thousand games
+        at a time: a window of many small broken games would otherwise hold every row as
+        Python objects at once (gigabytes for one dense line)."""
+        for part in self.verdicts.iter_slices(JSON_SLICE_ROWS):
+            yield "".join(json.dumps(row, ensure_ascii=False) + "\n"
+                          for row in part.to_dicts())
 
 
 def echo(line: str, column: int, limit: int = ECHO_CHARS) -> tuple[str, int]:

@@ -65,7 +65,7 @@ def validate(
                 games += checked.games
                 invalid += checked.invalid
                 if as_json:
-                    out.write(checked.json_lines())
+                    out.writelines(checked.json_lines())
                 elif checked.report:
                     out.write("\n".join(checked.report) + "\n")
         except (GopsError, OSError) as exc:

@@ -118,15 +118,17 @@ def window_end(data: bytes | memoryview, pos: int, size: int) -> int:
 
 def _cut(data: bytes | memoryview, target: int, reach: int = CHUNK_BYTES) -> int:
     """The end of the first terminator-like word at or after ``target``; without one in
-    the next ``reach`` bytes, the end of the next whitespace (a token boundary: the window
-    then ends in an unsure game, read again with the next one); or the end of ``data``."""
+    the next ``reach`` bytes, the end of the first whitespace at ``target`` (a token
+    boundary: the window then ends in an unsure game, read again with the next one; the
+    window is not made any longer, so a dense text without terminators keeps its size);
+    or the end of ``data``."""
     if target >= len(data):
         return len(data)
     stop = min(len(data), target + reach)
     m = _CUT.search(data, max(target - 1, 0), stop)
     if m:
         return m.end()
-    space = _WS.search(data, stop)
+    space = _WS.search(data, target)
     return space.end() if space else len(data)
 
 
