@@ -6,6 +6,11 @@ cards the player had left: a running bit mask of the cards already spent (bit v 
 summed along the rounds of each game the player sat in. They leave out *forced* bids (the
 last card in hand), which show no choice.
 
+They read **classic games only** (one card a bid, one prize a round: a hand loses one card
+a round and the prize is the card shown), whatever the filters: a game of bids of several
+cards or of open prizes is left out (:meth:`Filters.only` with :data:`CLASSIC`), and a filter
+on such a variant reads no bids.
+
 Each function runs one query for the player's bids (one row each, as stored), adds the
 hand facts in numpy and groups the bids by everything the five frames tell apart (a few
 thousand groups at most); the frames are summed from those groups in polars.
@@ -20,7 +25,7 @@ import duckdb
 import numpy as np
 import polars as pl
 
-from gops_records.analytics.filters import Filters, games_cte
+from gops_records.analytics.filters import CLASSIC, Filters, games_cte
 from gops_records.analytics.stats import CLUSTER_SUMS, design_effect_expr, wilson_deff_exprs
 
 HABITS = ("exact_prize", "prize_plus_one", "highest_remaining", "lowest_remaining")
@@ -79,8 +84,11 @@ class _HandFacts:
 
     @classmethod
     def read(cls, con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> _HandFacts:
-        """The player's bids in the games ``f`` keeps (one query, then numpy)."""
-        scope, params = games_cte(f, "g.game_id, g.cards")
+        """The player's bids in the classic games ``f`` keeps (one query, then numpy)."""
+        classic = f.only(CLASSIC)
+        if classic is None:  # the filters keep other variants only
+            return cls.of(*(np.zeros(0, dtype=np.int64) for _ in range(7)))
+        scope, params = games_cte(classic, "g.game_id, g.cards")
         table = con.sql(f"WITH {_BIDS.format(scope=scope)}",
                         params=[*params, player]).arrow().read_all()
         cols = {name: table.column(name).to_numpy().astype(np.int64)
