@@ -139,6 +139,8 @@ def demo(
 ) -> None:
     """Import the bundled sample club evenings, then open the dashboard on them.
 
+    The samples are Gops evenings (.gops) and Gin Rummy evenings (.gin full hands, a
+    .ginsheet of score sheets); the dashboard has pages for both games.
     Idempotent: running it again adds no games (they are counted as duplicates).
     The samples include some deliberately broken records, which end up in quarantine
     (see them with gops rejects, or on the dashboard's Data quality page). A port already

@@ -69,8 +69,12 @@ def _problem(code: str, message: str, span: Span | None, turn: int | None) -> Pr
 
 
 def profile_of(record: HandRecord) -> GinProfile:
-    """The rule profile a record's tags ask for (``Runs``); TagValueError-free: see below."""
+    """The rule profile a record's tags ask for (``Runs``). It never raises: an unknown
+    ``Runs`` value (``[Runs "wrap"]``) gives the default profile, since the replay reports
+    it as a ``tag-value`` problem and that hand is not played (grouping still reads it)."""
     runs = record.tag("Runs") or RunOrder.CIRCULAR.value
+    if runs not in {r.value for r in RunOrder}:
+        return GinProfile()
     return GinProfile(runs=RunOrder(runs))
 
 

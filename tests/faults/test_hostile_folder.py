@@ -49,9 +49,12 @@ def test_a_folder_of_samples_and_hostile_files_stores_every_sample_game(tmp_path
         stored = con.execute("SELECT count(*) FROM games").fetchall()[0][0]
         sources = {r[0] for r in con.execute("SELECT DISTINCT source FROM rejects").fetchall()}
         names = {r[0] for r in con.execute("SELECT source FROM source_files").fetchall()}
+        gin = con.execute("SELECT (SELECT count(*) FROM gin_hands WHERE recorded = 'full')"
+                          " + (SELECT count(*) FROM gin_games WHERE recorded = 'sheet')"
+                          ).fetchone()[0]
     # every sample game, plus the one game in the file with the odd name
     assert stored == _sample_game_count() + 1
-    assert summary.games_new == stored
+    assert gin > 0 and summary.games_new == stored + gin  # the Gin samples' records too
     assert any(s.endswith("nested.jsonl") for s in sources)
     assert any(s.endswith("latin1.gops") for s in sources)
     # the odd name is stored with its byte made visible, never refused

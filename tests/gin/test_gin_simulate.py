@@ -116,3 +116,11 @@ def test_play_is_driven_by_the_seeded_random_only():
     random.seed(123)  # the global random does not matter
     b = list(simulate(Budget(hands=5), 7))
     assert a == b
+
+
+def test_broken_hands_group_without_breaking_the_grouping():
+    # a [Runs "wrap"] hand once crashed group_hands (profile_of raised on the value)
+    reports = [read_hands(b.text)[0] for b in broken_hands(len(GinDefect), seed=8)]
+    grouping = group_hands(reports)
+    assert len(grouping.matches) == len(GinDefect)
+    assert all(g.score is None for m in grouping.matches for g in m.games)

@@ -7,9 +7,13 @@ differences (docs/gin.md, issue 14) are allowed: OpenSpiel lets the card just ta
 the pile be discarded (also to knock); it scores equal deadwood 0-0 (ours: an undercut,
 25); it has no big gin (those hands are checked up to the draw, then counted as skipped);
 at the wall it offers the next player the discard, ours ends the hand (checked: passing
-there ends OpenSpiel's hand 0-0). Against gin OpenSpiel's defender only melds (no layoff
-step). Mapping: card = suit x 13 + rank - 1 in both; OpenSpiel's player 0 is our
-non-dealer; a stock draw is 53 then the card as a chance outcome.
+there ends OpenSpiel's hand 0-0). Two more, found on bot-played hands
+(test_openspiel_bots.py): OpenSpiel's melds have 3 to 5 cards (a longer run is declared to
+it in pieces; a layoff that would make a run of more than 5 is skipped), and its 11-card
+deadwood can miss the best discard (a gin it does not offer is skipped). Against gin
+OpenSpiel's defender only melds (no layoff step). Mapping: card = suit x 13 + rank - 1
+in both; OpenSpiel's player 0 is our non-dealer; a stock draw is 53 then the card as a
+chance outcome.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from hypothesis import strategies as st
 
 from gops_records.gin.arrangement import min_deadwood
 from gops_records.gin.cards import parse_cards
-from gops_records.gin.melds import RunOrder
+from gops_records.gin.melds import RunOrder, lay_off
 from gops_records.gin.notation import DrawKind, HandRecord, OutWord
 from gops_records.gin.replay import read_hands
 from gops_records.gin.rules import (
@@ -64,6 +68,21 @@ def _apply(state, action: int) -> None:
 
 def _meld_action(cards) -> int:
     return MELD + UTILS.meld_to_int(sorted(int(c) for c in cards))
+
+
+def _meld_actions(meld) -> list[int]:
+    """A meld as OpenSpiel's meld actions: its melds have 3 to 5 cards, so a longer run
+    (ace-low: in card order) is declared in pieces of 3, the last one 3 to 5 cards."""
+    cards = sorted(int(c) for c in meld)
+    pieces = []
+    while len(cards) > 5:
+        pieces.append(cards[:3])
+        cards = cards[3:]
+    return [_meld_action(p) for p in (*pieces, cards)]
+
+
+def _too_long(melds) -> bool:
+    return any(len(m.cards) > 5 for m in melds)
 
 
 def cross_check(record: HandRecord) -> str:
@@ -111,6 +130,12 @@ def cross_check(record: HandRecord) -> str:
         limit = hand.limit
         os_only = taken is not None and limit is not None and \
             min_deadwood(mask ^ (1 << taken), RunOrder.ACE_LOW) <= limit
+        if ours_out and KNOCK not in legal and \
+                UTILS.min_deadwood([int(c) for c in hand.hand(seat)]) > (limit or 0):
+            # OpenSpiel's 11-card deadwood is its 10-card meld group of most points less
+            # the highest unmatched card, which can miss the best discard (A♣ A♦ A♥ 2♠ 2♣
+            # 2♦ 2♥ 3♥ 5♣ 5♦ 5♥: gin by discarding 3♥; OpenSpiel says 1, no knock)
+            raise Skipped("OpenSpiel's 11-card deadwood misses the best discard")
         assert (KNOCK in legal) == (ours_out or os_only), (str(state), actions)
         discards = {int(a.card) for a in actions if isinstance(a, Discard)}
         assert {a for a in legal if a < 52} == discards | ({int(taken)} if taken is not None
@@ -124,7 +149,8 @@ def cross_check(record: HandRecord) -> str:
         _apply(state, KNOCK)
         _apply(state, int(turn.discard))
         for meld in turn.melds:
-            _apply(state, _meld_action(meld))
+            for action in _meld_actions(meld):
+                _apply(state, action)
         _apply(state, PASS)
         out = Gin(turn.discard, turn.melds) if turn.out is OutWord.GIN else \
             Knock(turn.discard, turn.melds, turn.unmatched)
@@ -140,11 +166,16 @@ def cross_check(record: HandRecord) -> str:
         r = record.response
         assert r is not None and state.current_player() == player(r.seat)
         if hand.out_kind is Outcome.KNOCK:  # against gin OpenSpiel asks for no layoffs
+            laid = lay_off(hand.out_melds, r.layoffs, RunOrder.ACE_LOW)
             for card in r.layoffs:
+                if int(card) not in state.legal_actions() and laid and _too_long(laid):
+                    raise Skipped("a layoff making a run of more than 5 cards: "
+                                  "OpenSpiel's melds have 3 to 5")
                 _apply(state, int(card))
             _apply(state, PASS)
         for meld in r.melds:
-            _apply(state, _meld_action(meld))
+            for action in _meld_actions(meld):
+                _apply(state, action)
         _apply(state, PASS)
         hand.apply(r.seat, Respond(r.layoffs, r.melds, r.unmatched))
     assert state.is_terminal(), str(state)
