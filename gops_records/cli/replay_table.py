@@ -11,72 +11,13 @@ here knows the rules.
 
 from __future__ import annotations
 
-from gops_records.cards import Seat, card_text, rank_name
 from gops_records.report import GameReport
-from gops_records.rules import RoundResult, RuleProfile, TieRule
+from gops_records.round_reading import BIDS, columns, read_rounds, rules_text
 
 #: Column gap of the table.
 GAP = "  "
-
-
-def rules_text(profile: RuleProfile) -> str:
-    """The rules a game is played under, as the table's title line ends."""
-    text = (f"{profile.cards} cards, tie rule {profile.tie_rule.value}, "
-            f"prizes {profile.prize_order.value}")
-    if profile.bid_cards > 1:
-        text += f", bids of {profile.bid_cards} cards ({profile.rounds} rounds)"
-    if profile.open_prizes is not None:
-        text += f", open prizes (a row of {profile.open_prizes})"
-    return text
-
-
-def bid_text(r: RoundResult, seat: int) -> str:
-    """A seat's bid: its card (``J``), or its cards and strength (``9♣+4♣ = 13``)."""
-    cards = r.cards[seat] if r.cards else (r.bids[seat],)
-    if len(cards) <= 1:
-        return rank_name(r.bids[seat])
-    suit = Seat.at(seat).suit
-    return "+".join(card_text(c, suit) for c in cards) + f" = {r.bids[seat]}"
-
-
-def _tie_text(profile: RuleProfile, r: RoundResult) -> str:
-    """What a tied round did with what was on offer."""
-    if r.round_no >= profile.rounds:
-        return "tie: unclaimed"
-    if profile.open_prizes is not None:
-        return "tie: row stays" if profile.tie_rule is TieRule.CARRY else "tie: set aside"
-    return "tie: carried" if profile.tie_rule is TieRule.CARRY else "tie: unclaimed"
-
-
-def _cells(report: GameReport, r: RoundResult, running: list[int]) -> list[str]:
-    """One played round's cells (the running score updated), in the header's order."""
-    profile, names = report.profile, report.players
-    if r.winner is not None:
-        running[r.winner] += r.pool_value
-    by = names[r.winner] if r.winner is not None else _tie_text(profile, r)
-    bids = [bid_text(r, seat) for seat in range(len(names))]
-    score = "-".join(map(str, running))
-    if profile.open_prizes is None:
-        pool = "+".join(rank_name(c) for c in r.pool_cards)
-        return [str(r.round_no), rank_name(r.prize), pool, str(r.pool_value), *bids, by, score]
-    revealed = "(" + " ".join(rank_name(c) for c in r.revealed) + ")"
-    row = " ".join(rank_name(c) for c in r.pool_cards)
-    taken = rank_name(r.taken) if r.taken else "-"
-    aside = rank_name(r.discarded) if r.discarded else ""
-    return [str(r.round_no), revealed, row, *bids, taken, by, aside, score]
-
-
-def _header(report: GameReport) -> list[str]:
-    names = report.players
-    if report.profile.open_prizes is None:
-        return ["round", "prize", "pool", "value", *names, "taken by", "score"]
-    return ["round", "revealed", "row", *names, "taken", "by", "set aside", "score"]
-
-
-def _left(header: list[str]) -> set[int]:
-    """The columns written left-aligned (text); numbers and cards are right-aligned."""
-    return {i for i, name in enumerate(header)
-            if name in ("pool", "revealed", "row", "taken by", "by", "set aside", "score")}
+#: The columns written left-aligned (text); numbers and cards are right-aligned.
+LEFT = ("pool", "revealed", "row", "taken by", "by", "set aside", "score")
 
 
 def render_replay(report: GameReport, title: str) -> str:
@@ -84,20 +25,20 @@ def render_replay(report: GameReport, title: str) -> str:
     profile, names = report.profile, report.players
     where = f" (line {report.record.line})" if report.record.line else ""
     lines = [f"{title}{where}: " + " v ".join(names) + f" | {rules_text(profile)}", ""]
-    header = _header(report)
-    played = {r.round_no: r for r in report.rounds}
-    running = [0] * len(names)
-    table: list[list[str] | str] = []
-    for number in range(1, len(report.record.rounds) + 1):
-        r = played.get(number)
-        table.append(f"{number:>5}  illegal round, skipped (see problems below)" if r is None
-                     else _cells(report, r, running))
+    shown = columns(profile)
+    kinds = [kind for name in shown for kind in ([BIDS] * len(names) if name == BIDS
+                                                  else [name])]
+    header = [h for name in shown for h in (names if name == BIDS else (name,))]
+    played = {r.round_no: [str(c) for c in cells.row(shown)]
+              for r, cells in zip(report.rounds, read_rounds(profile, report.rounds, names),
+                                  strict=True)}
+    table: list[list[str] | str] = [
+        played.get(number, f"{number:>5}  illegal round, skipped (see problems below)")
+        for number in range(1, len(report.record.rounds) + 1)]
     rows = [row for row in table if isinstance(row, list)]
     widths = [max(len(cell) for cell in column) for column in zip(header, *rows, strict=True)]
-    for i, name in enumerate(header):
-        if name in names:
-            widths[i] = max(widths[i], 6)
-    left = _left(header)
+    widths = [max(w, 6) if kind == BIDS else w for w, kind in zip(widths, kinds, strict=True)]
+    left = {i for i, kind in enumerate(kinds) if kind in LEFT}
 
     def line(cells: list[str]) -> str:
         return GAP.join(cell.ljust(w) if i in left else cell.rjust(w)
