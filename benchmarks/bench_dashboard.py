@@ -16,7 +16,8 @@ file. Each repeat starts with a new connection. What each page calls is
 copied from the page modules: keep the ``page_*`` functions below in step with
 dashboards/pages_*.py.
 
-Figures depend on what else the machine is doing: the load average is printed with them.
+Figures depend on what else the machine is doing: the load average is printed with them
+(before and after the whole run, and the 1-minute figure before and after each page).
 Nothing here asserts a time.
 """
 
@@ -34,10 +35,13 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+import duckdb
+
 from gops_records import analytics
-from gops_records.analytics import ALL_GAMES, Filters
+from gops_records import rejects as quarantine
+from gops_records.analytics import ALL_GAMES, CLASSIC, Filters, VariantKind
 from gops_records.scouting import ScoutError, predicted_bid_by_prize, scout
-from gops_records.store.db import SharedReader, reading, scalar
+from gops_records.store.db import LATEST_VERSION, SharedReader, reading, scalar, schema_version
 
 OUT = Path(__file__).parent / "out"
 FIRST_LOAD_GOAL = 1.0  # seconds, issue 4 section 4
@@ -64,6 +68,14 @@ def database(games: int, seed: int, jobs: int) -> Path:
     """A database holding exactly the simulated games, imported once with ``gops import``."""
     db = OUT / f"dashboard-{games}-seed{seed}.duckdb"
     if db.exists():
+        with duckdb.connect(str(db), read_only=True) as con:
+            version = schema_version(con)
+        if version < LATEST_VERSION:
+            # an older gops wrote it: a read-only open would time an upgraded copy in memory
+            print(f"upgrading {db.name} (schema {version}) with gops upgrade ...",
+                  file=sys.stderr, flush=True)
+            subprocess.run(["gops", "upgrade", "--db", str(db)], check=True,
+                           stdout=subprocess.DEVNULL)
         with reading(db) as con:
             if scalar(con, "SELECT count(*) FROM games") == games:
                 return db
@@ -134,6 +146,7 @@ def sidebar(run: Session, f: Filters) -> None:
     scope = Filters(events=f.events, matches=f.matches, date_from=f.date_from,
                     date_to=f.date_to)
     run("players", analytics.list_players, scope)
+    run("variants", analytics.list_variants)
 
 
 def explain_empty(run: Session) -> None:
@@ -160,7 +173,12 @@ def page_players(run: Session, f: Filters, picks: Picks) -> None:
         return explain_empty(run)
     filtered = [name for name in f.players if name in names]  # the filter's player first
     player = picks.player if picks.player in names else (filtered or names)[0]
-    run("bidding", analytics.player_bidding, f, player)
+    classic = f.only(CLASSIC)  # data._player_bidding: the hand-aware frames, classic games
+    if classic is not None:
+        run("bidding", analytics.player_bidding, classic, player)
+    run("strength", analytics.strength_by_prize, f, player)
+    if not run("open_row_bids", analytics.open_row_bids, f, player).is_empty():
+        run("row_choices", analytics.row_choices, f, player)
     run("games", analytics.list_games, f, 200, player)
 
 
@@ -189,11 +207,14 @@ def page_scout(run: Session, f: Filters, picks: Picks) -> None:
 def page_ties(run: Session, f: Filters, picks: Picks) -> None:
     if run("overview", analytics.overview, f)["games"] == 0:
         return explain_empty(run)
+    kinds = run("games_by_variant", analytics.games_by_variant, f)
     run("final_ties", analytics.final_ties, f)
     run("game_shapes", _shaped, f)
     run("ties_by_pair", analytics.ties_by_pair, f)
     run("pool_distribution", analytics.pool_distribution, f)
     run("largest_pools", analytics.largest_pools, f, 20)
+    if kinds["variant"].str.starts_with(VariantKind.OPEN_PRIZES.value).any():
+        run("row_choices", analytics.row_choices, f)
 
 
 def _shaped(con, f: Filters) -> list:
@@ -237,7 +258,15 @@ def page_game(run: Session, f: Filters, picks: Picks) -> None:
 
 def page_quality(run: Session, f: Filters, picks: Picks) -> None:
     run("_imports", analytics.list_imports)  # filters do not apply
-    run("_rejects", analytics.list_rejects, 200)  # REJECTS_SHOWN
+    run("_quarantine_counts", quarantine.counts)
+    run("_source_files", analytics.list_source_files)
+    if run("_quarantine", _quarantine, 200):  # REJECTS_SHOWN
+        run("_quarantine_counts", quarantine.counts)
+
+
+def _quarantine(con, limit: int) -> list:
+    """data.quarantine: rejects.list_rejects(con, limit=...)."""
+    return quarantine.list_rejects(con, limit=limit)
 
 
 Page = Callable[[Session, Filters, Picks], None]
@@ -376,7 +405,8 @@ def table(results: dict[str, dict]) -> str:
                  "seconds": r["sidebar"]["seconds"] + r["first_load"]["seconds"],
                  "slowest": sorted(r["sidebar"]["slowest"] + r["first_load"]["slowest"],
                                    key=lambda c: -c[1])}
-        lines.append(row(f"{page}: first load", first, FIRST_LOAD_GOAL))
+        lines.append(row(f"{page}: first load", first, FIRST_LOAD_GOAL)
+                     + ("  [load {:.1f}-{:.1f}]".format(*r["load"]) if "load" in r else ""))
         lines.append(row("  page only (sidebar already cached)", r["first_load"],
                          FIRST_LOAD_GOAL))
         for c in r["changes"]:
@@ -406,9 +436,11 @@ def main() -> None:
     results: dict[str, dict] = {}
     for page in pages:
         print(f"timing {page} ...", file=sys.stderr, flush=True)
+        load = os.getloadavg()[0]
         side, first, steps = measure(db, facts, page, args.repeats)
         results[page] = {"sidebar": asdict(side), "first_load": asdict(first),
-                         "changes": [asdict(s) for s in steps]}
+                         "changes": [asdict(s) for s in steps],
+                         "load": [round(load, 2), round(os.getloadavg()[0], 2)]}
     load_after = os.getloadavg()
     with reading(db) as con:
         games = scalar(con, "SELECT count(*) FROM games")

@@ -5,10 +5,12 @@ apply to what is studied): predictability on held-out games against uniform gues
 with intervals that take the game as the unit; the habits that clear uniform play; the
 counter-strategy, the generic strategy (bid the prize) and a random reply measured by
 simulation, and the gain from exploiting the player (counter minus generic); the model's
-predicted bid by prize. With few games the page says the sample is small. The player and
-the optional opponent ("you") are kept in the URL (``?scout=NAME&vs=ME``) so the view can
-be shared; without ``?scout=`` the page starts from the sidebar's player filter. Names
-come from records and links, so they are shown as text (escaped), never as Markdown.
+predicted bid by prize. With few games the page says the sample is small. It reads games
+of the classic rules only (games of the variants are left out, and the page says how
+many). The player and the optional opponent ("you") are kept in the URL
+(``?scout=NAME&vs=ME``) so the view can be shared; without ``?scout=`` the page starts
+from the sidebar's player filter. Names come from records and links, so they are shown
+as text (escaped), never as Markdown.
 """
 
 from __future__ import annotations
@@ -283,9 +285,10 @@ def main() -> None:
     view = data.current_view()
     st.title("Scout")
     st.caption("How predictable a player is, their habits, and how to beat them, learned from "
-               f"their recorded games (the most recent {MAX_GAMES:,}; the sidebar's filters "
-               "do not apply, except that its player is the first one scouted). The same "
-               "report as `gops scout PLAYER [--vs ME]`.")
+               f"their recorded games of the classic rules (the most recent {MAX_GAMES:,}; "
+               "games of the variants, multi-card bids and open prizes, are left out; the "
+               "sidebar's filters do not apply, except that its player is the first one "
+               "scouted). The same report as `gops scout PLAYER [--vs ME]`.")
     picked = pick(view)
     if picked is None:
         st.info(data.explain_empty(view.unfiltered))
@@ -305,6 +308,9 @@ def main() -> None:
     caution = report.caution()
     if caution:
         st.warning(caution)
+    note = report.variants_note()
+    if note:
+        st.info(note)
     cols = st.columns(2)
     cols[0].metric("Games studied", report.games,
                    help=f"Recorded games{against_text}; fewer than {MIN_GAMES} is a small "

@@ -22,6 +22,7 @@ are played the same way, and their spread gives a grouped-jackknife interval.
 from __future__ import annotations
 
 import math
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -133,6 +134,7 @@ def assign_max(gain: np.ndarray | list) -> np.ndarray:
     b, i = np.nonzero(first)
     p[b, best[b, i] + 1] = i + 1
     inf = np.inf
+    flat_cost = cost.reshape(batch * n, m)                   # row (table, i) -> its costs
     with np.errstate(invalid="ignore"):  # the ignored tables may reach inf - inf
         for i in range(1, n + 1):
             tables = np.flatnonzero(~first[:, i - 1])
@@ -140,22 +142,26 @@ def assign_max(gain: np.ndarray | list) -> np.ndarray:
                 continue
             p[tables, 0] = i
             end = np.zeros(batch, dtype=np.int64)     # the free column each table reaches
-            # the searching tables' state, compacted; ``ids`` maps it back to the batch
+            # the searching tables' state, gathered; ``ids`` maps it back to the batch
             ids = tables
             cu, cv, cp, cw = u[ids], v[ids], p[ids], way[ids]
             k = len(ids)
             j0 = np.zeros(k, dtype=np.int64)
             minv = np.full((k, m + 1), inf)
             used = np.zeros((k, m + 1), dtype=bool)
-            tree = np.zeros((k, n + 1), dtype=bool)      # the rows reached, used[c] <=> p[c]
+            tree = np.zeros((k, n + 1), dtype=bool)      # the rows reached: p[c], c used
             live = np.ones(k, dtype=bool)
             count = k
             rows = np.arange(k)
             while count:
-                used[rows, j0] = True
-                i0 = cp[rows, j0]
-                tree[rows, i0] = True
-                cur = cost[ids, i0 - 1, :] - cu[rows, i0][:, None] - cv[:, 1:]
+                # flat indices: row r of a (k, w) array starts at r * w
+                at_col = rows * (m + 1) + j0
+                used.ravel()[at_col] = True
+                i0 = cp.ravel()[at_col]
+                at_row = rows * (n + 1) + i0
+                tree.ravel()[at_row] = True
+                cur = (flat_cost.take(ids * n + i0 - 1, axis=0)
+                       - cu.ravel().take(at_row)[:, None] - cv[:, 1:])
                 free = ~used[:, 1:]
                 mv = minv[:, 1:]
                 better = free & (cur < mv)
@@ -163,12 +169,13 @@ def assign_max(gain: np.ndarray | list) -> np.ndarray:
                 np.copyto(cw[:, 1:], j0[:, None], where=better)
                 candidates = np.where(free, mv, inf)
                 j1 = np.argmin(candidates, axis=1) + 1
-                delta = candidates[rows, j1 - 1]
-                np.add(cu, delta[:, None], out=cu, where=tree)
-                np.subtract(cv, delta[:, None], out=cv, where=used)
-                np.subtract(minv, delta[:, None], out=minv, where=~used)
+                delta = candidates.ravel().take(rows * m + j1 - 1)[:, None]
+                # x - 0.0 is x itself: the rows and columns outside the tree stay as they are
+                cu -= np.where(tree, -delta, 0.0)
+                cv -= np.where(used, delta, 0.0)
+                minv -= np.where(used, 0.0, delta)
                 j0 = j1
-                done = live & (cp[rows, j1] == 0)
+                done = live & (cp.ravel().take(rows * (m + 1) + j1) == 0)
                 if done.any():
                     at = np.flatnonzero(done)
                     back = ids[at]
@@ -320,44 +327,59 @@ class CounterStrategy:
 
 def counter_strategy(model: OpponentModel, profile: RuleProfile, games: int = DEFAULT_GAMES,
                      seed: int = 0, fold_models: list[OpponentModel] | None = None,
-                     fold_games: int = JACKKNIFE_GAMES) -> CounterStrategy:
+                     fold_games: int = JACKKNIFE_GAMES,
+                     pool: Executor | None = None) -> CounterStrategy:
     """Measure the counter, the generic strategy and a random reply against ``model``.
 
     All three face the same ``games`` prize orders and the same draws of the model (the
     same seed). With ``fold_models`` (models fitted each without one fold of games), the
     counter and the generic strategy also play ``fold_games`` games against each of them,
     and the spread of their exploits gives the exploit's interval (grouped jackknife).
+    Each game is played on its own (no game depends on another), so the games against the
+    fold models are played in ``pool`` while the others are, when a pool is given; the
+    figures are the same either way.
     """
     if profile.players != 2:
         profile = RuleProfile(profile.cards, 2, profile.tie_rule, profile.prize_order)
     folds = list(fold_models or [])
     rng = np.random.default_rng(seed)
-    n = profile.cards
     extra = min(fold_games, games) if len(folds) >= 2 else 0
     prizes = prize_piles(profile, games, rng)
-    draws = rng.random((games, n))
-    groups = [(Reply.COUNTER, 0, games), (Reply.GENERIC, 0, games), (Reply.RANDOM, 0, games)]
-    for i in range(len(folds) if extra else 0):
-        groups += [(Reply.COUNTER, i + 1, extra), (Reply.GENERIC, i + 1, extra)]
-    reply_of_game = np.concatenate([np.full(k, r) for r, _, k in groups])
-    model_of_game = np.concatenate([np.full(k, m) for _, m, k in groups])
+    draws = rng.random((games, profile.cards))
     stack = ModelStack.of([model, *folds] if extra else [model])
-    counter = CounterBidder(stack, model_of_game)
-    bidders = {Reply.COUNTER: counter, Reply.GENERIC: bid_the_prize,
-               Reply.RANDOM: lambda t, rows, g: random_card(t.hands[rows, 0], g.random(len(rows)))}
-    done = play(profile, stack, model_of_game, reply_of_game, bidders,
-                np.concatenate([prizes[:k] for _, _, k in groups]),
-                np.concatenate([draws[:k] for _, _, k in groups]), rng)
-    margins = done.margin
-    starts = np.cumsum([0, *(k for _, _, k in groups)])
-    part = [margins[a:b] for a, b in zip(starts[:-1], starts[1:], strict=True)]
-    mine, generic, random_ = part[0], part[1], part[2]
+    main = [(Reply.COUNTER, 0, games), (Reply.GENERIC, 0, games), (Reply.RANDOM, 0, games)]
+    against_folds = [(reply, i + 1, extra) for i in range(len(folds) if extra else 0)
+                     for reply in (Reply.COUNTER, Reply.GENERIC)]
+
+    def simulate(groups: list[tuple[Reply, int, int]], generator: np.random.Generator
+                 ) -> tuple[list[np.ndarray], np.ndarray]:
+        """The margins of each group's games, and the counter's tally of what it bid."""
+        if not groups:
+            return [], np.zeros((len(stack), len(KINDS)), dtype=np.int64)
+        reply_of_game = np.concatenate([np.full(k, r) for r, _, k in groups])
+        model_of_game = np.concatenate([np.full(k, m) for _, m, k in groups])
+        counter = CounterBidder(stack, model_of_game)
+        bidders = {Reply.COUNTER: counter, Reply.GENERIC: bid_the_prize,
+                   Reply.RANDOM: lambda t, rows, g: random_card(t.hands[rows, 0],
+                                                                g.random(len(rows)))}
+        done = play(profile, stack, model_of_game, reply_of_game, bidders,
+                    np.concatenate([prizes[:k] for _, _, k in groups]),
+                    np.concatenate([draws[:k] for _, _, k in groups]), generator)
+        starts = np.cumsum([0, *(k for _, _, k in groups)])
+        return ([done.margin[a:b] for a, b in zip(starts[:-1], starts[1:], strict=True)],
+                counter.tally)
+
+    # only the random reply draws from the generator (its games are all in ``main``)
+    later = (pool.submit(simulate, against_folds, np.random.default_rng(seed))
+             if pool is not None and against_folds else None)
+    (mine, generic, random_), tally = simulate(main, rng)
+    part = later.result()[0] if later is not None else simulate(against_folds, rng)[0]
     exploit = Gain.of(mine - generic)
-    fold_exploits = tuple(float((part[3 + 2 * i] - part[4 + 2 * i]).mean())
+    fold_exploits = tuple(float((part[2 * i] - part[2 * i + 1]).mean())
                           for i in range(len(folds) if extra else 0))
-    total = counter.tally[0].sum()
-    played = ({KINDS[k]: counter.tally[0, k] / total
-               for k in np.argsort(-counter.tally[0], kind="stable") if counter.tally[0, k]}
+    total = tally[0].sum()
+    played = ({KINDS[k]: tally[0, k] / total
+               for k in np.argsort(-tally[0], kind="stable") if tally[0, k]}
               if total else {})
     return CounterStrategy(_describe(played), Gain.of(mine), Gain.of(random_), profile,
                            played, Gain.of(generic), exploit,

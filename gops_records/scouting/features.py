@@ -49,19 +49,23 @@ WITH mine AS (
                                          WHERE player = $vs AND player <> $player))
     GROUP BY gp.game_id
 ),
-g AS (
-    SELECT g.game_id, g.cards, g.tie_rule, g.n_players, g.prize_order, g.date, mine.my_seat
+joined AS MATERIALIZED (
+    SELECT g.game_id, g.cards, g.tie_rule, g.n_players, g.prize_order, g.date, mine.my_seat,
+           {CLASSIC} AS classic
     FROM games g JOIN mine ON mine.game_id = g.game_id
-    WHERE {CLASSIC}
-    ORDER BY g.date DESC NULLS LAST, g.game_id
+),
+g AS (
+    SELECT * EXCLUDE (classic) FROM joined WHERE classic
+    ORDER BY date DESC NULLS LAST, game_id
     LIMIT $max_games
 ),
 numbered AS (
-    SELECT *, (row_number() OVER (ORDER BY date NULLS FIRST, game_id) - 1)::INTEGER AS game_no
+    SELECT *, (row_number() OVER (ORDER BY date NULLS FIRST, game_id) - 1)::INTEGER AS game_no,
+           (SELECT count(*) FROM joined WHERE NOT classic) AS variant_games
     FROM g
 )
-SELECT n.game_no, n.game_id, n.date, n.my_seat AS seat, n.cards, n.tie_rule, n.n_players,
-       n.prize_order, r.round_no, r.prize, r.pool_value, r.carried_in,
+SELECT n.game_no, n.variant_games, n.game_id, n.date, n.my_seat AS seat, n.cards, n.tie_rule,
+       n.n_players, n.prize_order, r.round_no, r.prize, r.pool_value, r.carried_in,
        coalesce(ascii(r.winner_seat) - 65, -1)::TINYINT AS winner,
        r.bid_a, r.bid_b, r.bid_c, r.bid_d
 FROM rounds r JOIN numbered n USING (game_id)
@@ -157,6 +161,39 @@ FROM masks
 """
 
 
+@dataclass(frozen=True)
+class Studied:
+    """The games :func:`studied` reads: the situations (:func:`situation_masks`' frame) and
+    how many of the player's games it left out for being of a variant of the rules."""
+
+    frame: pl.DataFrame
+    variant_games: int
+
+
+def studied(con: duckdb.DuckDBPyConnection, player: str, vs: str | None = None,
+            max_games: int = MAX_GAMES) -> Studied:
+    """:func:`situation_masks` and the number of the player's games (against ``vs``, if
+    given) left out because they follow a variant (multi-card bids, open prizes)."""
+    params = {"player": player, "vs": vs, "max_games": max_games}
+    rounds = con.sql(_SQL, params=params).pl().sort("game_no", "round_no")
+    if rounds.is_empty():
+        variant = con.execute(f"""
+            SELECT count(*) FROM games g WHERE NOT ({CLASSIC}) AND g.game_id IN (
+                SELECT game_id FROM game_players WHERE player = $player
+                  AND ($vs IS NULL OR game_id IN (SELECT game_id FROM game_players
+                                                  WHERE player = $vs AND player <> $player)))
+            """, {"player": player, "vs": vs}).fetchall()[0][0]
+    else:
+        variant = int(rounds["variant_games"][0])
+    made = _situation_columns(rounds)
+    out = rounds.with_columns(pl.Series(name, values) for name, values in made.items())
+    nulls = [pl.when(pl.col(f"opp_{k}") >= 0).then(pl.col(f"opp_{k}")).alias(f"opp_{k}")
+             for k in (1, 2, 3)]
+    frame = out.with_columns(*nulls).select(
+        pl.col(name).cast(dtype) for name, dtype in _MASK_COLUMNS.items())
+    return Studied(frame, variant)
+
+
 def situation_masks(con: duckdb.DuckDBPyConnection, player: str, vs: str | None = None,
                     max_games: int = MAX_GAMES) -> pl.DataFrame:
     """One row per bid ``player`` made (in games against ``vs`` only, if given), the cards
@@ -171,14 +208,7 @@ def situation_masks(con: duckdb.DuckDBPyConnection, player: str, vs: str | None 
     the ``max_games`` most recent games of the classic rules are used (see
     :data:`CLASSIC`).
     """
-    params = {"player": player, "vs": vs, "max_games": max_games}
-    rounds = con.sql(_SQL, params=params).pl().sort("game_no", "round_no")
-    made = _situation_columns(rounds)
-    out = rounds.with_columns(pl.Series(name, values) for name, values in made.items())
-    nulls = [pl.when(pl.col(f"opp_{k}") >= 0).then(pl.col(f"opp_{k}")).alias(f"opp_{k}")
-             for k in (1, 2, 3)]
-    return out.with_columns(*nulls).select(
-        pl.col(name).cast(dtype) for name, dtype in _MASK_COLUMNS.items())
+    return studied(con, player, vs, max_games).frame
 
 
 def situation_frame(con: duckdb.DuckDBPyConnection, player: str, vs: str | None = None,

@@ -342,9 +342,13 @@ class ViewTable:
                         1.0 / np.maximum(hand_size, 1))
 
 
-def _card_probs(weights: np.ndarray, mult: np.ndarray, hand: np.ndarray) -> np.ndarray:
-    """Share each code's weight among its cards and normalise over the hand (n, 13)."""
-    per_card = np.where(mult > 0, weights, 0.0) / np.maximum(mult, 1)
+def _card_probs(weights: np.ndarray, mult: np.ndarray, hand: np.ndarray,
+                single: bool = False) -> np.ndarray:
+    """Share each code's weight among its cards and normalise over the hand (n, 13).
+    ``single``: every code has one card at most (the offset view), so nothing is shared."""
+    per_card = np.where(mult > 0, weights, 0.0)
+    if not single:
+        per_card /= np.maximum(mult, 1)
     z = per_card.sum(axis=1, keepdims=True)
     if (z > 0).all():
         return per_card / z
@@ -441,7 +445,8 @@ class ModelStack:
             # one gather from the flat table: (model, bucket, code) -> frequency
             flat = self.freq[view].reshape(-1)
             weights = flat.take(row * N_CODES[view] + np.maximum(c, 0))
-            out += w[:, k:k + 1] * _card_probs(weights, enc.mult[view], hand)
+            out += w[:, k:k + 1] * _card_probs(weights, enc.mult[view], hand,
+                                               single=view == "offset")
         return out
 
 

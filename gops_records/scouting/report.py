@@ -37,6 +37,18 @@ class ScoutReport:
     situations: Situations | None = field(default=None, repr=False, compare=False)
     #: :func:`predicted_bid_by_prize` of this report, made with it (small: 13 x 13 rows)
     predicted: pl.DataFrame | None = field(default=None, repr=False, compare=False)
+    #: the player's games of the variants (multi-card bids, open prizes), left out: the
+    #: situations, the model and the counter-strategy read classic games only
+    variant_games: int = 0
+
+    def variants_note(self) -> str | None:
+        """'Classic games only: 12 games of the variants ... left out.', or None."""
+        if not self.variant_games:
+            return None
+        v = self.variant_games
+        return (f"Classic games only: {v} game{'s' * (v != 1)} of the variants (multi-card "
+                f"bids or open prizes) {'are' if v != 1 else 'is'} left out; the model and "
+                "the counter-strategy read one card a bid and one prize a round.")
 
     def as_json(self) -> dict:
         """player, games, bids, predictability, habits, counter, then small_sample."""
@@ -88,6 +100,9 @@ class ScoutReport:
         p, c = self.predictability, self.counter
         against = f" (games against {self.vs} only)" if self.vs else ""
         lines = [f"Scouting {self.player}: {self.games} games, {self.bids} bids{against}"]
+        note = self.variants_note()
+        if note:
+            lines.append(f"  {note}")
         caution = self.caution()
         if caution:
             lines.append(f"  {caution}")

@@ -150,3 +150,47 @@ def test_names_are_shown_as_text(tmp_path, monkeypatch):
     # too few games against the hostile opponent: the message names them escaped too
     at = scout_page(db, monkeypatch, scout="Alice")
     assert not at.exception
+
+
+def variants_db(tmp: Path) -> Path:
+    """The Scout database's records plus 4 games of bids of two cards between Pia and
+    Ravi, and 2 with open prizes between two players who play nothing else."""
+    import random
+
+    from club_fixture import PIA, RAVI, simulated_records
+
+    from gops_records.bots import Personality
+    from gops_records.notation import write_games
+    from gops_records.rules import RuleProfile
+    from gops_records.simulate import Player, simulate_game
+
+    folder = write_records(tmp / "records")
+    (folder / "bots.gops").write_text(simulated_records(), encoding="utf-8")
+    rng = random.Random(9)
+    pairs = [simulate_game(RuleProfile(bid_cards=2), [PIA, RAVI], rng,
+                           {"Event": "Pairs night", "Date": "2026.04.02", "Round": str(i + 1)})
+             for i in range(4)]
+    row = [simulate_game(RuleProfile(open_prizes=3), [Player("Tess", Personality.PRIZE),
+                                                        Player("Umar", Personality.RANDOM)],
+                         rng, {"Event": "Row night", "Date": "2026.04.03",
+                               "Round": str(i + 1)})
+           for i in range(2)]
+    (folder / "variants.gops").write_text(write_games(pairs + row), encoding="utf-8")
+    db = tmp / "variants.duckdb"
+    import_paths([folder], db)
+    return db
+
+
+def test_the_page_says_it_reads_classic_games_only(tmp_path, monkeypatch):
+    db = variants_db(tmp_path)
+    at = scout_page(db, monkeypatch, scout="Pia")
+    assert any("classic rules" in c.value and "left out" in c.value for c in at.caption)
+    m = metrics(at)
+    assert int(m["Games studied"].value) == 30          # the 4 games of pairs are left out
+    notes = [i.value for i in at.info]
+    assert any(n.startswith("Classic games only: 4 games of the variants") for n in notes)
+    # a player of the variants only cannot be scouted, and the page says why
+    at = scout_page(db, monkeypatch, scout="Tess")
+    text = " ".join(i.value for i in at.info)
+    assert "Cannot scout Tess here" in text and "classic games only" in text
+    assert not at.metric
