@@ -1,5 +1,10 @@
 """Game viewer: any game round by round (prizes, pool, bids, who took what, running score).
 
+A game of a variant reads as `gops replay` reads it (one reading,
+:func:`gops_records.analytics.games.variant_rounds`): a bid of several cards as its cards
+and strength, an open-prize game as the prizes revealed, the row on offer, the prize taken
+and by whom and the prize a tie set aside.
+
 Also home of :func:`game_table`, the game list every other page uses: clicking a row (or
 its link) opens the game here, with ``?game_id=...`` in the URL. The page body runs only
 when Streamlit runs this file as a page (``__name__ == "__main__"``), so other pages can
@@ -17,8 +22,9 @@ from gops_records.dashboards import charts, data, ui
 from gops_records.dashboards.text import escape_md
 
 from gops_records.analytics import GameDetail
-from gops_records.analytics.games import game_ref, game_ref_expr
+from gops_records.analytics.games import game_ref, game_ref_expr, variant_rounds
 from gops_records.cards import MAX_RANK, rank_name
+from gops_records.rules import TieRule
 
 GAME_PAGE = Path(__file__).resolve()
 GAME_URL = "game"  # the url_path app.py gives this page
@@ -129,28 +135,59 @@ def show_game(detail: GameDetail) -> None:
         h["event"], h["site"], h["date_text"] or h["date"],
         f"round {h['round']}" if h["round"] else None,
         f"match {h['match']}" if h["match"] else None) if x)
-    st.caption(f"Game **{game_ref(h['game_id'])}** · "
+    read = variant_rounds(detail)  # None for a classic game
+    variant = "" if read is None else f"{escape_md(h['variant'])} · "
+    st.caption(f"Game **{game_ref(h['game_id'])}** · {variant}"
                f"{where or 'no event or date recorded'} — from {escape_md(h['source'])}, "
                f"game {h['source_game']} (line {h['source_line']}); id {h['game_id']}")
     cols = st.columns(4)
     cols[0].metric("Result", h["result"], help="Points in seat order: "
                    + ", ".join(f"{p} {s}" for p, s in zip(players, h["scores"], strict=True)))
     cols[1].metric("Tie rule", h["tie_rule"])
-    cols[2].metric("Rounds", f"{h['rounds_played']} of {h['cards']}")
+    cols[2].metric("Rounds", f"{h['rounds_played']} of {detail.profile.rounds}")
     cols[3].metric("Unclaimed points", "—" if h["unclaimed"] is None else h["unclaimed"])
-    st.markdown("**Round by round.** *pool* is every prize card on offer (carried ones "
-                "first); *taken by* is who won the pool with the highest bid.")
-    ui.table(named_cards(detail), f"game-{game_ref(h['game_id'])}-rounds", csv=detail.rounds,
-             hide_index=True, height="content", placeholder="",
-             column_config={
-                 "round_no": st.column_config.NumberColumn("round"),
-                 "pool_cards": "pool", "pool_value": "pool value", "carried_in": "carried in",
-                 "taken_by": "taken by", "score": "score after"})
-    left, right = st.columns(2)
-    ui.chart(charts.running_score_chart(running_scores(detail)), "running-score", where=left)
-    ui.chart(charts.game_bids_chart(bids_long(detail)), "bids", where=right)
+    name = f"game-{game_ref(h['game_id'])}-rounds"
+    if read is None:
+        st.markdown("**Round by round.** *pool* is every prize card on offer (carried ones "
+                    "first); *taken by* is who won the pool with the highest bid.")
+        ui.table(named_cards(detail), name, csv=detail.rounds,
+                 hide_index=True, height="content", placeholder="",
+                 column_config={
+                     "round_no": st.column_config.NumberColumn("round"),
+                     "pool_cards": "pool", "pool_value": "pool value",
+                     "carried_in": "carried in", "taken_by": "taken by",
+                     "score": "score after"})
+    else:
+        st.markdown(_variant_note(detail))
+        ui.table(read, name, hide_index=True, height="content", placeholder="",
+                 column_config={"round": st.column_config.NumberColumn("round"),
+                                "score": "score after"})
+    if detail.profile.is_open:  # no pool: the bids chart reads bids against a pool
+        ui.chart(charts.running_score_chart(running_scores(detail)), "running-score")
+    else:
+        left, right = st.columns(2)
+        ui.chart(charts.running_score_chart(running_scores(detail)), "running-score",
+                 where=left)
+        ui.chart(charts.game_bids_chart(bids_long(detail)), "bids", where=right)
     with st.expander("All tags"):
         st.json(h["tags"])
+
+
+def _variant_note(detail: GameDetail) -> str:
+    """What the round table of a game of a variant shows."""
+    p = detail.profile
+    if p.open_prizes is not None:
+        aside = ("under the discard rule a tie sets the prize revealed last aside "
+                 "(*set aside*): nobody scores it" if p.tie_rule is TieRule.DISCARD else
+                 "under the carry rule a tie leaves the row as it is")
+        return (f"**Round by round.** Open prizes in a row of {p.open_prizes}: *revealed* is "
+                "what the round's top-up turned face up, *row* the prizes on offer, *taken* "
+                "the prize the highest bidder chose and *by* who took it, or what a tie did; "
+                f"{aside}.")
+    return (f"**Round by round.** Every bid is {p.bid_cards} cards, shown with its strength "
+            f"(their sum: `9♣+4♣ = 13`); the highest strength takes the pool. *pool* is every "
+            "prize card on offer (carried ones first); *taken by* is who took it, or what a "
+            f"tie did. {p.rounds} rounds: {p.rounds} of the {p.cards} prizes are revealed.")
 
 
 def main() -> None:

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 import duckdb
 import polars as pl
 
-from gops_records.analytics.filters import Filters, games_cte, run
+from gops_records.analytics.filters import CLASSIC, Filters, Variant, games_cte, run
+from gops_records.round_reading import BIDS, columns, read_rounds
+from gops_records.rules import RoundResult, RuleProfile
 
 #: Fixed columns of :attr:`GameDetail.rounds`; the bid columns (one per player) come between.
 ROUND_COLUMNS = ("round_no", "prize", "pool_cards", "pool_value", "carried_in")
@@ -19,15 +21,19 @@ class GameDetail:
     """One game for the game viewer.
 
     ``header`` holds the game's facts (event, site, date, tie_rule, cards, n_players,
-    result, winner, source, source_line, players, scores, and more); ``rounds`` has one
-    row per round: round_no, prize, pool_cards (text such as '8+5'), pool_value,
-    carried_in, one bid column per player (named as ``header['bid_columns']``),
+    bid_cards, open_prizes, variant (its :attr:`Variant.label`), result, winner, source,
+    source_line, players, scores, and more); ``rounds`` has one row per round: round_no,
+    prize, pool_cards (text such as '8+5'), pool_value, carried_in, one bid column per
+    player (named as ``header['bid_columns']``; a bid of several cards: its strength),
     taken_by (player or 'tie'), score (running score after the round, e.g. '13-0'),
-    comment.
+    comment. ``profile`` is the rules the game was played under and ``results`` its rounds
+    as the engine's values, which :func:`variant_rounds` reads as `gops replay` does.
     """
 
     header: dict
     rounds: pl.DataFrame
+    profile: RuleProfile
+    results: tuple[RoundResult, ...]
 
 
 def list_games(con: duckdb.DuckDBPyConnection, f: Filters, limit: int = 200,
@@ -112,7 +118,9 @@ def game_detail(con: duckdb.DuckDBPyConnection, game_id: str | int) -> GameDetai
     for candidate in parse_game_ids(game_id):
         head = run(con, """SELECT game_id, event, site, date, date_text, round, match,
                                   tie_rule, cards::INTEGER AS cards, prize_order,
-                                  n_players::INTEGER AS n_players, finished,
+                                  n_players::INTEGER AS n_players,
+                                  bid_cards::INTEGER AS bid_cards,
+                                  open_prizes::INTEGER AS open_prizes, finished,
                                   rounds_played::INTEGER AS rounds_played,
                                   unclaimed::INTEGER AS unclaimed, result, winner, source,
                                   source_game, source_line, import_id
@@ -135,22 +143,72 @@ def game_detail(con: duckdb.DuckDBPyConnection, game_id: str | int) -> GameDetai
     columns = _bid_columns(seats["seat"].to_list(), header["players"])
     header["bid_columns"] = list(columns.values())
     header["seats"] = list(columns)
+    header["variant"] = Variant.of(header["bid_cards"], header["open_prizes"]).label
     header["tags"] = dict(run(con, "SELECT unnest(tags) AS e FROM games "
                                    "WHERE game_id = ?", [game_id])
                           .unnest("e").iter_rows())
     rounds = run(con, """SELECT round_no::INTEGER AS round_no, prize::INTEGER AS prize,
                                 array_to_string(pool_cards, '+') AS pool_cards,
                                 pool_value::INTEGER AS pool_value,
-                                carried_in::INTEGER AS carried_in, winner_seat, comment
+                                carried_in::INTEGER AS carried_in, winner_seat, comment,
+                                pool_cards AS pool_list, bid_a, bid_b, bid_c, bid_d,
+                                cards_a, cards_b, cards_c, cards_d, revealed, taken, discarded
                          FROM rounds WHERE game_id = ? ORDER BY round_no""", [game_id])
     bids = run(con, "SELECT round_no::INTEGER AS round_no, seat, bid::INTEGER AS bid "
                     "FROM bids WHERE game_id = ?", [game_id])
-    return GameDetail(header, _round_table(rounds, bids, seats, columns))
+    profile = RuleProfile(cards=header["cards"], players=header["n_players"],
+                          tie_rule=header["tie_rule"], prize_order=header["prize_order"],
+                          bid_cards=header["bid_cards"], open_prizes=header["open_prizes"])
+    return GameDetail(header, _round_table(rounds, bids, seats, columns), profile,
+                      _results(rounds, profile))
 
 
-def _bid_columns(seats: list[str], players: list[str]) -> dict[str, str]:
-    """Seat -> bid column name: the player's name, made unique and kept off fixed names."""
-    taken = set(ROUND_COLUMNS) | set(AFTER_BIDS) | {"winner_seat"}
+def _results(rounds: pl.DataFrame, profile: RuleProfile) -> tuple[RoundResult, ...]:
+    """The stored rounds as the engine's values (docs/schema.md, ``rounds``)."""
+    seats = "abcd"[: profile.players]
+    several = profile.bid_cards > 1
+    return tuple(RoundResult(
+        round_no=r["round_no"], prize=r["prize"],
+        bids=tuple(r[f"bid_{s}"] for s in seats), pool_cards=tuple(r["pool_list"] or ()),
+        carried_in=r["carried_in"],
+        winner=None if r["winner_seat"] is None else ord(r["winner_seat"]) - ord("A"),
+        cards=tuple(tuple(r[f"cards_{s}"]) for s in seats) if several else (),
+        revealed=tuple(r["revealed"] or ()), taken=r["taken"], discarded=r["discarded"],
+        open_row=profile.is_open) for r in rounds.iter_rows(named=True))
+
+
+def variant_rounds(detail: GameDetail) -> pl.DataFrame | None:
+    """A game of a variant round by round as `gops replay` reads it
+    (:mod:`gops_records.round_reading`); None for a classic game (its table is
+    :attr:`GameDetail.rounds`).
+
+    Bids of several cards: round, prize, pool, value, one bid column per player (its cards
+    and strength, ``9♣+4♣ = 13``), taken by, score, comment. Open prizes: round, revealed
+    (what the top-up showed, ``(8 3 K)``), row (on offer), one bid column per player, taken
+    (the prize, ``-`` for none), by (the taker, or what a tie did), set aside (the prize a
+    tie discarded), score, comment. ``round`` and ``value`` are numbers, the rest text;
+    the bid columns are named as ``header['bid_columns']``, unless a name is one of the
+    other columns.
+    """
+    h = detail.header
+    if Variant.of(h["bid_cards"], h["open_prizes"]) == CLASSIC:
+        return None
+    shown = columns(detail.profile)
+    bid_names = list(_bid_columns(h["seats"], h["players"], {*shown, "comment"}).values())
+    names = [c for name in shown for c in (bid_names if name == BIDS else (name,))]
+    rows = [cells.row(shown) for cells in read_rounds(detail.profile, detail.results,
+                                                      h["players"])]
+    frame = pl.DataFrame(rows, orient="row", schema={
+        c: pl.Int64 if c in ("round", "value") else pl.String
+        for c in names})
+    return frame.with_columns(detail.rounds["comment"])
+
+
+def _bid_columns(seats: list[str], players: list[str],
+                 fixed: set[str] | None = None) -> dict[str, str]:
+    """Seat -> bid column name: the player's name, made unique and kept off the fixed
+    names (``fixed``; by default those of :attr:`GameDetail.rounds`)."""
+    taken = ({*ROUND_COLUMNS, *AFTER_BIDS, "winner_seat"} if fixed is None else {*fixed})
     out: dict[str, str] = {}
     for seat, name in zip(seats, players, strict=True):
         column = name if name not in taken and players.count(name) == 1 else f"{name} ({seat})"
