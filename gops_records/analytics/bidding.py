@@ -29,25 +29,26 @@ from gops_records.analytics.filters import CLASSIC, Filters, games_cte
 from gops_records.analytics.stats import CLUSTER_SUMS, design_effect_expr, wilson_deff_exprs
 
 HABITS = ("exact_prize", "prize_plus_one", "highest_remaining", "lowest_remaining")
+MAX_CARDS = 15  # a game's cards (13 at most) as a row index, with room to spare
 PHASES = ("all", "early", "middle", "late")
 POOLS = ("carried pool", "single prize")
 
 
-#: The player's bids as stored, one row per bid and no window: ``part`` numbers the
-#: (game, seat) pairs the player sat in, in game-id order (its ``game_no`` numbers the games
-#: in the same order), so the hand facts can be accumulated along each part in numpy. A
-#: window over the player's rounds in DuckDB (``sum(1 << bid) OVER (PARTITION BY game,
-#: seat ORDER BY round_no)``) was most of a Players pick for a player with 1.08M bids at
-#: 1,000,000 games (README, Speed); fetching the rows and summing them in numpy costs less.
+#: The player's bids as stored, one row per bid and no window, so the hand facts can be
+#: accumulated along each (game, seat) the player sat in, in numpy. ``slot`` packs the
+#: game's number (in game-id order), the seat and the game's cards into one integer
+#: (game * 64 + seat * 16 + cards), worked out once per seat: each column more costs the
+#: fetch of a million rows a tenth more. A window over the player's rounds in DuckDB
+#: (``sum(1 << bid) OVER (PARTITION BY game, seat ORDER BY round_no)``) was most of a
+#: Players pick for a player with 1.08M bids at 1,000,000 games (README, Speed).
 _BIDS = """{scope},
     seats AS (
-        -- the seat as a number (A = 0)
-        SELECT p.game_id, (ascii(p.seat) - 65)::UTINYINT AS seat_no, fg.cards,
-               (row_number() OVER (ORDER BY p.game_id, p.seat) - 1)::INTEGER AS part,
-               (dense_rank() OVER (ORDER BY p.game_id) - 1)::INTEGER AS game_no
+        SELECT p.game_id, (ascii(p.seat) - 65)::UTINYINT AS seat_no,
+               ((dense_rank() OVER (ORDER BY p.game_id) - 1) * 64
+                + (ascii(p.seat) - 65) * 16 + fg.cards)::BIGINT AS slot
         FROM game_players p JOIN fg USING (game_id) WHERE p.player = ?
     )
-    SELECT s.part, s.game_no, s.cards, r.round_no,
+    SELECT s.slot, r.round_no,
            CASE s.seat_no WHEN 0 THEN r.bid_a WHEN 1 THEN r.bid_b
                           WHEN 2 THEN r.bid_c ELSE r.bid_d END AS bid,
            r.prize, r.carried_in
@@ -92,9 +93,13 @@ class _HandFacts:
         table = con.sql(f"WITH {_BIDS.format(scope=scope)}",
                         params=[*params, player]).arrow().read_all()
         cols = {name: table.column(name).to_numpy().astype(np.int64)
-                for name in ("part", "game_no", "cards", "round_no", "bid", "prize",
-                             "carried_in")}
-        return cls.of(**cols)
+                for name in ("slot", "round_no", "bid", "prize", "carried_in")}
+        slot = cols.pop("slot")
+        key = slot >> 4                      # game * 4 + seat: one per (game, seat)
+        seen = np.zeros(int(key.max()) + 1 if len(key) else 0, dtype=bool)
+        seen[key] = True
+        part = (np.cumsum(seen) - 1)[key]    # the (game, seat) pairs numbered 0.. in order
+        return cls.of(part=part, game_no=slot >> 6, cards=slot & 15, **cols)
 
     @classmethod
     def of(cls, part: np.ndarray, game_no: np.ndarray, cards: np.ndarray,
@@ -110,26 +115,39 @@ class _HandFacts:
         width = int(round_no.max()) if len(part) else 1
         at = part * width + (round_no - 1)
 
-        def grid(values: np.ndarray) -> np.ndarray:
-            out = np.zeros(parts * width, dtype=np.int64)
-            out[at] = values
-            return out.reshape(parts, width)
-
-        held = np.zeros(parts * width, dtype=bool)
-        held[at] = True
-        b, p, c = grid(bid), grid(prize), grid(carried_in)
-        n = np.zeros(parts, dtype=np.int64)
+        # one scatter for the three columns: bid and prize in 8 bits each, carried above
+        if len(part) and (max(int(bid.max()), int(prize.max())) > 0xFF
+                          or int(carried_in.max()) > 0xFFFF or min(int(bid.min()),
+                                                                   int(prize.min())) < 0):
+            raise ValueError("bids and prizes must be 0..255 and carried values 0..65535")
+        packed = np.zeros(parts * width, dtype=np.int64)
+        packed[at] = bid | (prize << 8) | (carried_in << 16) | (1 << 62)   # bit 62: held
+        packed = packed.reshape(parts, width)
+        held = packed != 0
+        every = bool(held.all())
+        # small integers (cards, prizes, ranks) in 16 bits, the card masks in 64: the
+        # million-bid passes below move a quarter of the bytes
+        b = (packed & 0xFF).astype(np.int16)
+        p = ((packed >> 8) & 0xFF).astype(np.int16)
+        c = ((packed >> 16) & 0xFFFF).astype(np.int16)
+        n = np.zeros(parts, dtype=np.int16)
         n[part] = cards
         games = np.zeros(parts, dtype=np.int64)
         games[part] = game_no
-        rounds = np.arange(1, width + 1)[None, :]
-        held = held.reshape(parts, width)
-        bid_bit = np.where(held, np.left_shift(1, b), 0)
-        prize_bit = np.where(held, np.left_shift(1, p), 0)
+        bid_bit = np.left_shift(1, b, dtype=np.int64)
+        prize_bit = np.left_shift(1, p, dtype=np.int64)
+        if not every:  # rounds never played (unfinished games) add nothing
+            bid_bit[~held] = 0
+            prize_bit[~held] = 0
         spent = np.cumsum(bid_bit, axis=1) - bid_bit
         shown = np.cumsum(prize_bit, axis=1) - prize_bit
         cards_of = n[:, None]
-        hand_size = cards_of - rounds + 1
+        # hand size and phase depend on the game's cards and the round only: one row of
+        # each per number of cards, picked per part
+        rounds = np.arange(1, width + 1, dtype=np.int16)[None, :]
+        decks = np.arange(MAX_CARDS + 1, dtype=np.int16)[:, None]
+        hand_size = (decks - rounds + 1)[n]
+        phase = np.ceil(3.0 * rounds / np.maximum(decks, 1)).astype(np.int16)[n]
         facts = {
             "game_no": np.broadcast_to(games[:, None], held.shape), "bid": b, "prize": p,
             "carried_in": c, "pool_value": c + p, "hand_size": hand_size,
@@ -138,10 +156,9 @@ class _HandFacts:
             "below_prize": p - 1 - np.bitwise_count(shown & (prize_bit - 1)),
             "has_prize": (np.right_shift(spent, p) & 1) == 0,
             "has_prize1": (p < cards_of) & ((np.right_shift(spent, p + 1) & 1) == 0),
-            "phase": np.ceil(3.0 * rounds / cards_of).astype(np.int64),
+            "phase": phase,
             "sampled": np.broadcast_to((np.arange(parts) < DEFF_GAMES)[:, None], held.shape)}
         keep = held.reshape(-1)
-        every = bool(keep.all())
         return cls(**{name: (np.broadcast_to(v, held.shape).reshape(-1) if every
                              else np.broadcast_to(v, held.shape).reshape(-1)[keep])
                       for name, v in facts.items()})
@@ -165,7 +182,8 @@ _GROUP_KEYS = {"prize": pl.Int32, "bid": pl.Int32, "phase": pl.Int32, "forced": 
 def _rel_rank(below: np.ndarray, h: _HandFacts, buckets: int) -> np.ndarray:
     """The bucket 1..buckets of a rank fraction below / (hand_size - 1); 0 for forced bids."""
     span = np.where(h.forced, 1, h.hand_size - 1)
-    return np.where(h.forced, 0, np.minimum(_sql_div(below * buckets, span), buckets - 1) + 1)
+    scaled = below.astype(np.int32) * buckets
+    return np.where(h.forced, 0, np.minimum(_sql_div(scaled, span), buckets - 1) + 1)
 
 
 def _group_frame(h: _HandFacts, buckets: int) -> pl.DataFrame:
@@ -176,8 +194,8 @@ def _group_frame(h: _HandFacts, buckets: int) -> pl.DataFrame:
     keys = [h.prize, h.bid, h.phase, h.forced, h.has_prize, h.has_prize1,
             h.below_bid == h.hand_size - 1, h.below_bid == 0, h.carried_in > 0,
             _rel_rank(h.below_prize, h, buckets), _rel_rank(h.below_bid, h, buckets)]
-    uniform = UNIFORM_UNIT // np.maximum(h.hand_size, 1)
-    values, sums = _grouped(keys, [np.ones(len(h.bid), dtype=np.int64), h.pool_value, uniform])
+    uniform = UNIFORM_UNIT // np.maximum(h.hand_size.astype(np.int32), 1)
+    values, sums = _grouped(keys, [None, h.pool_value, uniform])  # None: count the bids
     frame = pl.DataFrame([pl.Series(name, v, dtype=dtype)
                           for (name, dtype), v in zip(_GROUP_KEYS.items(), values, strict=True)])
     unforced = ~pl.col("forced")
@@ -188,34 +206,40 @@ def _group_frame(h: _HandFacts, buckets: int) -> pl.DataFrame:
           for name, s in zip(("n", "pool_sum", "uniform_sum"), sums, strict=True)))
 
 
-def _grouped(keys: list[np.ndarray], weights: list[np.ndarray]
+def _grouped(keys: list[np.ndarray], weights: list[np.ndarray | None]
              ) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """GROUP BY ``keys`` with exact integer sums of ``weights``: each key column's values
-    per group and each weight's sums (groups in key order).
+    """GROUP BY ``keys`` with exact integer sums of ``weights`` (None: the count): each key
+    column's values per group and each weight's sums (groups in key order).
 
     The keys are numbered in mixed radix (each column's span of values); with a few
     million numbers or fewer they are counted with bincount (no sort), else sorted.
     """
-    key = np.zeros(len(keys[0]), dtype=np.int64)
     lows, spans = [], []
     for column in keys:
-        c = column.astype(np.int64, copy=False)
-        low = int(c.min()) if len(c) else 0
-        span = (int(c.max()) - low + 1) if len(c) else 1
-        key = key * span + (c - low)
+        if column.dtype == bool:
+            low, span = 0, 2
+        else:
+            low = int(column.min()) if len(column) else 0
+            span = (int(column.max()) - low + 1) if len(column) else 1
         lows.append(low)
         spans.append(span)
     total = int(np.prod(spans, dtype=object))
+    key = np.zeros(len(keys[0]), dtype=np.int32 if total < 1 << 31 else np.int64)
+    for column, low, span in zip(keys, lows, spans, strict=True):
+        key *= span
+        key += column
+        if low:
+            key -= low
     if total <= max(1 << 22, 4 * len(key)):
         counts = np.bincount(key, minlength=total)
         present = np.flatnonzero(counts)
-        index = np.zeros(total, dtype=np.int64)
-        index[present] = np.arange(len(present))
-        group = index[key]
+        sums = [counts[present] if w is None else _int_sums(key, w, total)[present]
+                for w in weights]
     else:
         present, group = np.unique(key, return_inverse=True)
         group = group.reshape(-1)
-    sums = [_int_sums(group, w, len(present)) for w in weights]
+        sums = [np.bincount(group, minlength=len(present)) if w is None
+                else _int_sums(group, w, len(present)) for w in weights]
     values, rest = [], present
     for low, span in zip(reversed(lows), reversed(spans), strict=True):
         values.append(rest % span + low)

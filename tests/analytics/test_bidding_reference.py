@@ -210,3 +210,25 @@ def test_the_sampled_games_of_the_design_effect(con, monkeypatch):
     monkeypatch.setattr(bidding, "DEFF_GAMES", 2)
     for player in ("Ann", "Bob", "Cid"):
         assert_same(con, ALL_GAMES, player, deff_games=2)
+
+
+def test_one_player_in_two_seats(tmp_path, monkeypatch):
+    """A record may seat one name twice: each seat's bids follow that seat's own hand, and
+    the game is one cluster for the design effect."""
+    text = ('[Event "Twice"] [Date "2026.03.01"] [A "Ann"] [B "Ann"] [Cards "3"]\n'
+            "1. 2 A 3 2. 3 3 2 3. A 2 A\n4-2\n\n"
+            '[Event "Twice"] [Date "2026.03.02"] [A "Ann"] [B "Bob"] [Cards "3"]\n'
+            "1. 3 3 2 2. A 2 A 3. 2 A 3\n4-2\n")
+    (tmp_path / "twice.gops").write_text(text, encoding="utf-8")
+    db = tmp_path / "twice.duckdb"
+    summary = import_paths([tmp_path / "twice.gops"], db)
+    assert summary.games_new == 2, summary.as_dict()
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        assert_same(con, ALL_GAMES, "Ann")
+        assert int(bidding.player_bidding(con, ALL_GAMES, "Ann")["bid_heatmap"]["count"]
+                   .sum()) == 9
+        monkeypatch.setattr(bidding, "DEFF_GAMES", 1)   # the boundary between two seats
+        assert_same(con, ALL_GAMES, "Ann", deff_games=1)
+    finally:
+        con.close()

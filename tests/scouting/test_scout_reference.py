@@ -404,3 +404,25 @@ def test_counter_simulations_as_before(studied, monkeypatch):
             old = counter_strategy(model, profile, 120, 3, cv.models, fold_games=40)
         assert new == old            # every gain, interval, share and fold exploit exactly
         assert new.fold_exploits == old.fold_exploits and new.played == old.played
+
+
+def test_situations_of_a_player_in_two_seats(tmp_path):
+    """A record may seat one name twice: the situations follow the first seat, and the
+    other seat counts as an opponent, as the window query had it."""
+    text = ('[Event "Twice"] [Date "2026.03.01"] [A "Ann"] [B "Ann"] [Cards "3"]\n'
+            "1. 2 A 3 2. 3 3 2 3. A 2 A\n4-2\n\n"
+            '[Event "Twice"] [Date "2026.03.02"] [A "Bob"] [B "Ann"] [C "Ann"] [Cards "3"]\n'
+            "1. 3 3 2 A 2. A 2 A 3 3. 2 A 3 2\n3-2-1\n")
+    (tmp_path / "twice.gops").write_text(text, encoding="utf-8")
+    db = tmp_path / "twice.duckdb"
+    summary = import_paths([tmp_path / "twice.gops"], db)
+    assert summary.games_new == 2, summary.as_dict()
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        for player, vs in (("Ann", None), ("Ann", "Bob"), ("Bob", "Ann")):
+            params = {"player": player, "vs": vs, "max_games": 5000}
+            expected = con.sql(REFERENCE_SQL, params=params).pl()
+            assert expected.height
+            assert situation_masks(con, player, vs).equals(expected), (player, vs)
+    finally:
+        con.close()
