@@ -317,11 +317,17 @@ def file_batches(path: Path, encoding: str = "utf-8", batch_games: int = BATCH_G
     try:  # records stay UTF-8 bytes (no 2-bytes-a-character str)
         text = record_body(data, encoding, source)
     except DecodeError as exc:
-        yield _whole_file_reject(data, encoding, source,
-                                 Problem("encoding", str(exc), _line_of(exc), 1)), len(data)
-        notes.append(str(exc))
+        yield _not_text(data, encoding, source, exc, notes)
         return
     yield from _record_batches(text, source, len(data), batch_games, notes)
+
+
+def _not_text(data: bytes, encoding: str, source: str, exc: DecodeError,
+              notes: list[str]) -> tuple[Frames, int]:
+    """A file that is not text in ``encoding``: quarantined whole, with a note."""
+    notes.append(str(exc))
+    return _whole_file_reject(data, encoding, source,
+                              Problem("encoding", str(exc), _line_of(exc), 1)), len(data)
 
 
 def _whole_file_reject(data: bytes, encoding: str, source: str, problem: Problem) -> Frames:
@@ -394,9 +400,7 @@ def _gin_batches(data: bytes, source: str, encoding: str, notes: list[str],
     try:
         text = decode(data, encoding, source)
     except DecodeError as exc:
-        yield _whole_file_reject(data, encoding, source,
-                                 Problem("encoding", str(exc), _line_of(exc), 1)), len(data)
-        notes.append(str(exc))
+        yield _not_text(data, encoding, source, exc, notes)
         return
     done = records = 0
     for batch in read_gin_source(text, source, full_hands):

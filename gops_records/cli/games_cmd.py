@@ -80,11 +80,7 @@ def games(
     gin_note = f"; {gin} Gin Rummy game{'s' * (gin != 1)} stored: gops games --game gin " \
         "lists them" if gin else ""
     if as_json:
-        for game in found:
-            typer.echo(json.dumps(game.as_json(), ensure_ascii=False))
-        if len(found) < total:
-            print(f"gops: note: {len(found)} of {total} games printed (the newest); --limit 0 "
-                  "prints every one", file=sys.stderr)
+        _print_json(found, total)
         return
     if found:
         typer.echo(table(found))
@@ -93,6 +89,15 @@ def games(
         f"the newest {len(found)} of {total} games (--limit 0 shows every one)"
     typer.echo(f"{shown}" + (f"; gops replay {found[0].ref} replays one" if found else
                              " match these filters") + gin_note)
+
+
+def _print_json(found: list, total: int) -> None:
+    """One JSON object per game found, and a note when the limit left some out."""
+    for game in found:
+        typer.echo(json.dumps(game.as_json(), ensure_ascii=False))
+    if len(found) < total:
+        print(f"gops: note: {len(found)} of {total} games printed (the newest); --limit 0 "
+              "prints every one", file=sys.stderr)
 
 
 def table(found: list[StoredGame]) -> str:
@@ -115,11 +120,7 @@ def gin_games(db, selection, limit: int, as_json: bool) -> None:
     except GopsError as exc:
         fail_on(exc)
     if as_json:
-        for game in found:
-            typer.echo(json.dumps(game.as_json(), ensure_ascii=False))
-        if len(found) < total:
-            print(f"gops: note: {len(found)} of {total} games printed (the newest); --limit 0 "
-                  "prints every one", file=sys.stderr)
+        _print_json(found, total)
         return
     if found:
         typer.echo(gin_table(found))
