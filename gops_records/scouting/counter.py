@@ -22,7 +22,6 @@ are played the same way, and their spread gives a grouped-jackknife interval.
 from __future__ import annotations
 
 import math
-from concurrent.futures import Executor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -327,59 +326,44 @@ class CounterStrategy:
 
 def counter_strategy(model: OpponentModel, profile: RuleProfile, games: int = DEFAULT_GAMES,
                      seed: int = 0, fold_models: list[OpponentModel] | None = None,
-                     fold_games: int = JACKKNIFE_GAMES,
-                     pool: Executor | None = None) -> CounterStrategy:
+                     fold_games: int = JACKKNIFE_GAMES) -> CounterStrategy:
     """Measure the counter, the generic strategy and a random reply against ``model``.
 
     All three face the same ``games`` prize orders and the same draws of the model (the
     same seed). With ``fold_models`` (models fitted each without one fold of games), the
     counter and the generic strategy also play ``fold_games`` games against each of them,
     and the spread of their exploits gives the exploit's interval (grouped jackknife).
-    Each game is played on its own (no game depends on another), so the games against the
-    fold models are played in ``pool`` while the others are, when a pool is given; the
-    figures are the same either way.
     """
     if profile.players != 2:
         profile = RuleProfile(profile.cards, 2, profile.tie_rule, profile.prize_order)
     folds = list(fold_models or [])
     rng = np.random.default_rng(seed)
+    n = profile.cards
     extra = min(fold_games, games) if len(folds) >= 2 else 0
     prizes = prize_piles(profile, games, rng)
-    draws = rng.random((games, profile.cards))
+    draws = rng.random((games, n))
+    groups = [(Reply.COUNTER, 0, games), (Reply.GENERIC, 0, games), (Reply.RANDOM, 0, games)]
+    for i in range(len(folds) if extra else 0):
+        groups += [(Reply.COUNTER, i + 1, extra), (Reply.GENERIC, i + 1, extra)]
+    reply_of_game = np.concatenate([np.full(k, r) for r, _, k in groups])
+    model_of_game = np.concatenate([np.full(k, m) for _, m, k in groups])
     stack = ModelStack.of([model, *folds] if extra else [model])
-    main = [(Reply.COUNTER, 0, games), (Reply.GENERIC, 0, games), (Reply.RANDOM, 0, games)]
-    against_folds = [(reply, i + 1, extra) for i in range(len(folds) if extra else 0)
-                     for reply in (Reply.COUNTER, Reply.GENERIC)]
-
-    def simulate(groups: list[tuple[Reply, int, int]], generator: np.random.Generator
-                 ) -> tuple[list[np.ndarray], np.ndarray]:
-        """The margins of each group's games, and the counter's tally of what it bid."""
-        if not groups:
-            return [], np.zeros((len(stack), len(KINDS)), dtype=np.int64)
-        reply_of_game = np.concatenate([np.full(k, r) for r, _, k in groups])
-        model_of_game = np.concatenate([np.full(k, m) for _, m, k in groups])
-        counter = CounterBidder(stack, model_of_game)
-        bidders = {Reply.COUNTER: counter, Reply.GENERIC: bid_the_prize,
-                   Reply.RANDOM: lambda t, rows, g: random_card(t.hands[rows, 0],
-                                                                g.random(len(rows)))}
-        done = play(profile, stack, model_of_game, reply_of_game, bidders,
-                    np.concatenate([prizes[:k] for _, _, k in groups]),
-                    np.concatenate([draws[:k] for _, _, k in groups]), generator)
-        starts = np.cumsum([0, *(k for _, _, k in groups)])
-        return ([done.margin[a:b] for a, b in zip(starts[:-1], starts[1:], strict=True)],
-                counter.tally)
-
-    # only the random reply draws from the generator (its games are all in ``main``)
-    later = (pool.submit(simulate, against_folds, np.random.default_rng(seed))
-             if pool is not None and against_folds else None)
-    (mine, generic, random_), tally = simulate(main, rng)
-    part = later.result()[0] if later is not None else simulate(against_folds, rng)[0]
+    counter = CounterBidder(stack, model_of_game)
+    bidders = {Reply.COUNTER: counter, Reply.GENERIC: bid_the_prize,
+               Reply.RANDOM: lambda t, rows, g: random_card(t.hands[rows, 0], g.random(len(rows)))}
+    done = play(profile, stack, model_of_game, reply_of_game, bidders,
+                np.concatenate([prizes[:k] for _, _, k in groups]),
+                np.concatenate([draws[:k] for _, _, k in groups]), rng)
+    margins = done.margin
+    starts = np.cumsum([0, *(k for _, _, k in groups)])
+    part = [margins[a:b] for a, b in zip(starts[:-1], starts[1:], strict=True)]
+    mine, generic, random_ = part[0], part[1], part[2]
     exploit = Gain.of(mine - generic)
-    fold_exploits = tuple(float((part[2 * i] - part[2 * i + 1]).mean())
+    fold_exploits = tuple(float((part[3 + 2 * i] - part[4 + 2 * i]).mean())
                           for i in range(len(folds) if extra else 0))
-    total = tally[0].sum()
-    played = ({KINDS[k]: tally[0, k] / total
-               for k in np.argsort(-tally[0], kind="stable") if tally[0, k]}
+    total = counter.tally[0].sum()
+    played = ({KINDS[k]: counter.tally[0, k] / total
+               for k in np.argsort(-counter.tally[0], kind="stable") if counter.tally[0, k]}
               if total else {})
     return CounterStrategy(_describe(played), Gain.of(mine), Gain.of(random_), profile,
                            played, Gain.of(generic), exploit,
