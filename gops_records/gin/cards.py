@@ -89,15 +89,40 @@ _TEXTS: tuple[str, ...] = tuple(
 POINTS: tuple[int, ...] = tuple(min(n % RANKS + 1, 10) for n in range(52))
 
 
+def _spellings() -> dict[str, Card]:
+    """Every way of writing every card (rank and suit letters in either case)."""
+    out: dict[str, Card] = {}
+    for rank_text, rank in _RANK_BY_TEXT.items():
+        for suit_text, suit in _SUIT_BY_TEXT.items():
+            card = Card.of(rank, suit)
+            for r in {rank_text, rank_text.upper()}:
+                for s in {suit_text, suit_text.upper()}:
+                    out[r + s] = card
+    return out
+
+
+#: Card text -> card, for the reader's fast path (a file names hundreds of thousands).
+_BY_TEXT: dict[str, Card] = {}
+
+
 def parse_card(text: str) -> Card:
     """``10♥``, ``T♥``, ``th``, ``Q♣``, ``qc`` -> the card; GinSyntaxError otherwise."""
-    if len(text) >= 2:
-        rank = _RANK_BY_TEXT.get(text[:-1].lower())
-        suit = _SUIT_BY_TEXT.get(text[-1].lower())
-        if rank is not None and suit is not None:
-            return Card.of(rank, suit)
-    raise GinSyntaxError(f"{text!r} is not a card (write a rank A 2..10 J Q K and a suit, "
-                         "e.g. 10♥ or Qc)")
+    found = card_or_none(text)
+    if found is None:
+        raise GinSyntaxError(f"{text!r} is not a card (write a rank A 2..10 J Q K and a "
+                             "suit, e.g. 10♥ or Qc)")
+    return found
+
+
+def card_or_none(text: str) -> Card | None:
+    """The card ``text`` names, or None when it names none (no exception: the reader asks
+    this of every word). Rank and suit letters may be in either case."""
+    found = _BY_TEXT.get(text)
+    if found is not None or len(text) < 2:
+        return found
+    rank = _RANK_BY_TEXT.get(text[:-1].lower())
+    suit = _SUIT_BY_TEXT.get(text[-1].lower())
+    return Card.of(rank, suit) if rank is not None and suit is not None else None
 
 
 def parse_cards(text: str) -> tuple[Card, ...]:
@@ -129,3 +154,6 @@ def cards_of(mask: int) -> tuple[Card, ...]:
 
 def points_of(mask: int) -> int:
     return sum(POINTS[c] for c in cards_of(mask))
+
+
+_BY_TEXT.update(_spellings())
