@@ -162,6 +162,17 @@ class Encoded:
     def __len__(self) -> int:
         return len(self.bucket)
 
+    def picked(self, view: str, bid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The code and the multiplicity of each situation's bid card under ``view``
+        (``bid``: one card per situation), made once per view for the same bids."""
+        cache = self.__dict__.setdefault("_picked", {})
+        found = cache.get(view)
+        if found is None or found[0] is not bid:
+            rows, col = np.arange(len(bid)), bid - 1
+            found = (bid, self.codes[view][rows, col], self.mult[view][rows, col])
+            cache[view] = found
+        return found[1], found[2]
+
     def present_groups(self, view: str) -> PresentGroups:
         """The situations grouped by bucket and the codes present in the hand (what the
         leave-one-out's normaliser reads), made once per view; needs ``present``."""
@@ -376,20 +387,19 @@ class OpponentModel:
         enc = encoded if encoded is not None else encode(Board.of(s))
         at = np.arange(len(s)) if rows is None else np.flatnonzero(rows)
         weight = None if rows is None else np.asarray(rows, dtype=float)
-        col = s.bid[at] - 1
         size = enc.hand_size[at]
         bucket = enc.bucket[at]
         tables = {}
         scores = [1.0 / size]
         for view in VIEWS:
-            chosen = enc.codes[view][at, col]
+            chosen_all, mult_all = enc.picked(view, s.bid)
+            chosen = chosen_all[at]
             share = enc.uniform[view]
             uniform = share.sum(axis=0) if weight is None else np.einsum("i,ij->j", weight, share)
             table = ViewTable.fit(view, chosen, bucket, uniform)
             tables[view] = table
-            scores.append(table.loo_chosen(chosen, enc.mult[view][at, col], bucket,
-                                           enc.present[view], size, at,
-                                           enc.present_groups(view)))
+            scores.append(table.loo_chosen(chosen, mult_all[at], bucket, enc.present[view],
+                                           size, at, enc.present_groups(view)))
         likelihood = np.column_stack(scores)
         return cls(tables, _em_weights(likelihood), len(at))
 

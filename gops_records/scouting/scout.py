@@ -34,11 +34,11 @@ def scout(con: duckdb.DuckDBPyConnection, player: str, vs: str | None = None, se
     round); the report counts the games of the variants it left out. Raises
     :class:`ScoutError` for an unknown name or fewer than 2 classic games.
     """
-    check_player(con, player, vs)
     games = studied(con, player, vs, max_games)
     frame = games.frame
     s = Situations.from_frame(frame)
     if s.games < 2:
+        check_player(con, player, vs)  # an unknown name (or --vs naming the player) first
         among = f" against {vs}" if vs else ""
         if games.variant_games:
             raise ScoutError(
