@@ -356,8 +356,10 @@ class ViewTable:
 def _card_probs(weights: np.ndarray, mult: np.ndarray, hand: np.ndarray,
                 single: bool = False) -> np.ndarray:
     """Share each code's weight among its cards and normalise over the hand (n, 13).
-    ``single``: every code has one card at most (the offset view), so nothing is shared."""
-    per_card = np.where(mult > 0, weights, 0.0)
+    ``single``: every code has one card at most (the offset view), so nothing is shared.
+    A card's multiplicity is positive exactly when it is in the hand (``weights`` of the
+    other cards are not read)."""
+    per_card = np.where(hand, weights, 0.0)
     if not single:
         per_card /= np.maximum(mult, 1)
     z = per_card.sum(axis=1, keepdims=True)
@@ -452,9 +454,10 @@ class ModelStack:
         row = (model * N_BUCKETS + enc.bucket)[:, None]
         for k, view in enumerate(VIEWS, start=1):
             c = enc.codes[view]
-            # one gather from the flat table: (model, bucket, code) -> frequency
+            # one gather from the flat table: (model, bucket, code) -> frequency; a card
+            # not held (code -1) reads its neighbour's entry, which _card_probs drops
             flat = self.freq[view].reshape(-1)
-            weights = flat.take(row * N_CODES[view] + np.maximum(c, 0))
+            weights = flat.take(row * N_CODES[view] + c)
             out += w[:, k:k + 1] * _card_probs(weights, enc.mult[view], hand,
                                                single=view == "offset")
         return out
