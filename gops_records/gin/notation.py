@@ -119,19 +119,20 @@ class ParsedHand:
 
 # -- tokens --------------------------------------------------------------------------------
 
+#: The tokens of a text; the search skips the whitespace between them.
 _TOKEN = re.compile(r"""
-    (?P<tag>\[\s*(?P<name>[A-Za-z][\w-]*)\s+"(?P<value>[^"\n]*)"\s*\])
+    (?P<word>[^\s(){}\[\];"]+)
+  | (?P<tag>\[\s*(?P<name>[A-Za-z][\w-]*)\s+"(?P<value>[^"\n]*)"\s*\])
   | (?P<comment>\{(?P<body>[^}]*)\}|;(?P<line>[^\n]*))
   | (?P<open>\()
   | (?P<close>\))
-  | (?P<word>[^\s(){}\[\];"]+)
-  | (?P<space>\s+)
-  | (?P<bad>.)
+  | (?P<bad>\S)
 """, re.X)
 _NUMBER = re.compile(r"(\d+)\.")
 _SEATS = {s.value: s for s in Seat}
 _OUT_WORDS = {w.value: w for w in OutWord}
 _RESULT = re.compile(r"(\d+)-(\d+)|\*")
+_NEWLINE = re.compile("\n")
 
 
 class _Tok(NamedTuple):
@@ -142,78 +143,31 @@ class _Tok(NamedTuple):
     value: str = ""
 
 
-#: The tokens of one line (whitespace between them is skipped by the search).
-_LINE_TOKEN = re.compile(r"""
-    (?P<word>[^\s(){}\[\];"]+)
-  | (?P<tag>\[\s*(?P<name>[A-Za-z][\w-]*)\s+"(?P<value>[^"\n]*)"\s*\])
-  | (?P<comment>\{(?P<body>[^}]*)\}|;(?P<line>[^\n]*))
-  | (?P<open>\()
-  | (?P<close>\))
-  | (?P<bad>\S)
-""", re.X)
-#: A line of words one space apart and nothing else (no tag, comment or parenthesis).
-_PLAIN_LINE = re.compile(r'[^\s(){}\[\];"]+(?: [^\s(){}\[\];"]+)*')
-#: A ``{`` or ``[`` not closed on its line: a comment or a tag may go on to the next line.
-_OPEN_AT_END = re.compile(r"\{[^}\n]*$|\[[^\]\n]*$", re.M)
-
-
 def _tokens(text: str) -> list[_Tok]:
-    """The tokens of a text with their spans, line by line (the common case, and about
-    twice as fast); a text in which a comment or a tag may span lines is read whole."""
-    if _OPEN_AT_END.search(text):
-        return _tokens_across_lines(text)
+    """The tokens of a text with their spans, in one pass over the whole text (a
+    comment in braces may span lines); each token's line is found by walking the line
+    starts along with the tokens."""
     out: list[_Tok] = []
     append = out.append
-    offset = 0
-    plain = _PLAIN_LINE.fullmatch
-    for number, line in enumerate(text.split("\n"), 1):
-        if plain(line):  # words apart by one space (most turn lines): no regex a word
-            column = 0
-            for word in line.split(" "):
-                end = column + len(word)
-                append(_Tok("word", word, Span(number, column + 1, offset + column,
-                                               offset + end)))
-                column = end + 1
-            offset += len(line) + 1
-            continue
-        for m in _LINE_TOKEN.finditer(line):
-            kind = m.lastgroup
-            start, end = m.span()
-            span = Span(number, start + 1, offset + start, offset + end)
-            if kind == "tag":
-                append(_Tok(kind, m.group(), span, m.group("name"), m.group("value")))
-            elif kind == "comment":
-                body = m.group("body")
-                append(_Tok(kind, m.group(), span,
-                            value=(body if body is not None else m.group("line")).strip()))
-            else:
-                append(_Tok(kind, m.group(), span))  # type: ignore[arg-type]
-        offset += len(line) + 1
-    return out
-
-
-def _tokens_across_lines(text: str) -> list[_Tok]:
-    out: list[_Tok] = []
-    line, line_start = 1, 0
+    starts = [m.end() for m in _NEWLINE.finditer(text)]
+    starts.append(len(text) + 1)
+    line, line_start, upcoming = 1, 0, starts[0]
     for m in _TOKEN.finditer(text):
-        kind = m.lastgroup if m.lastgroup in ("space", "bad", "open", "close", "word") else \
-            ("tag" if m.group("tag") else "comment")
-        start = m.start()
-        if kind != "space":
-            span = Span(line, start - line_start + 1, start, m.end())
-            if kind == "tag":
-                out.append(_Tok(kind, m.group(), span, m.group("name"), m.group("value")))
-            elif kind == "comment":
-                body = m.group("body") if m.group("body") is not None else m.group("line")
-                out.append(_Tok(kind, m.group(), span, value=body.strip()))
-            elif kind == "bad" and m.group() == "{":
-                out.append(_Tok("bad", "{", span))
-            else:
-                out.append(_Tok(kind, m.group(), span))
-        newlines = m.group().count("\n")
-        if newlines:
-            line += newlines
-            line_start = start + m.group().rindex("\n") + 1
+        start, end = m.span()
+        while start >= upcoming:
+            line_start = upcoming
+            upcoming = starts[line]
+            line += 1
+        kind = m.lastgroup
+        span = Span(line, start - line_start + 1, start, end)
+        if kind == "tag":
+            append(_Tok(kind, m.group(), span, m.group("name"), m.group("value")))
+        elif kind == "comment":
+            body = m.group("body")
+            append(_Tok(kind, m.group(), span,
+                        value=(body if body is not None else m.group("line")).strip()))
+        else:
+            append(_Tok(kind, m.group(), span))  # type: ignore[arg-type]
     return out
 
 

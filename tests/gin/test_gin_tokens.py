@@ -1,14 +1,50 @@
-"""The reader's line-by-line tokeniser gives exactly the tokens of the whole-text one."""
+"""The reader's tokeniser against a reference written the plain way (whitespace matched as
+a token, lines counted in every match it spans)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gops_records.gin.cards import CARDS, card_or_none, parse_card
-from gops_records.gin.notation import _OPEN_AT_END, _tokens, _tokens_across_lines
+from gops_records.gin.notation import _Tok, _tokens
+from gops_records.notation.model import Span
+
+_REFERENCE = re.compile(r"""
+    (?P<tag>\[\s*(?P<name>[A-Za-z][\w-]*)\s+"(?P<value>[^"\n]*)"\s*\])
+  | (?P<comment>\{(?P<body>[^}]*)\}|;(?P<line>[^\n]*))
+  | (?P<open>\()
+  | (?P<close>\))
+  | (?P<word>[^\s(){}\[\];"]+)
+  | (?P<space>\s+)
+  | (?P<bad>.)
+""", re.X)
+
+
+def reference_tokens(text: str) -> list[_Tok]:
+    out: list[_Tok] = []
+    line, line_start = 1, 0
+    for m in _REFERENCE.finditer(text):
+        kind = m.lastgroup if m.lastgroup in ("space", "bad", "open", "close", "word") else \
+            ("tag" if m.group("tag") else "comment")
+        start = m.start()
+        if kind != "space":
+            span = Span(line, start - line_start + 1, start, m.end())
+            if kind == "tag":
+                out.append(_Tok(kind, m.group(), span, m.group("name"), m.group("value")))
+            elif kind == "comment":
+                body = m.group("body") if m.group("body") is not None else m.group("line")
+                out.append(_Tok(kind, m.group(), span, value=body.strip()))
+            else:
+                out.append(_Tok(kind, m.group(), span))
+        newlines = m.group().count("\n")
+        if newlines:
+            line += newlines
+            line_start = start + m.group().rindex("\n") + 1
+    return out
 
 SAMPLE = (Path(__file__).parents[2] / "data" / "samples" /
           "2026-01-15-thursday-club-gin.gin").read_text("utf-8")[:3000]
@@ -19,7 +55,7 @@ PIECES = st.sampled_from(list('[]{}();"\n\r\t ') + ["A", "s:K♦", "p", "(4♠",
 @settings(max_examples=300, deadline=None)
 @given(start=st.integers(0, 2500), length=st.integers(0, 500),
        edits=st.lists(st.tuples(st.integers(0, 500), PIECES, st.booleans()), max_size=8))
-def test_both_tokenisers_agree_on_mutated_records(start, length, edits):
+def test_the_tokeniser_equals_the_reference_on_mutated_records(start, length, edits):
     text = list(SAMPLE[start:start + length])
     for at, piece, insert in edits:
         at = min(at, len(text))
@@ -28,12 +64,16 @@ def test_both_tokenisers_agree_on_mutated_records(start, length, edits):
         else:
             del text[at:at + len(piece)]
     text = "".join(text)
-    assert _tokens(text) == _tokens_across_lines(text)
+    assert _tokens(text) == reference_tokens(text)
 
 
-def test_the_fast_path_is_taken_on_canonical_records():
-    assert _OPEN_AT_END.search(SAMPLE) is None
-    assert _tokens(SAMPLE) == _tokens_across_lines(SAMPLE)
+def test_the_tokeniser_equals_the_reference_on_a_sample_and_across_lines():
+    assert _tokens(SAMPLE) == reference_tokens(SAMPLE)
+    spanning = '[A "x"]\n1. A pass {a comment\nover two lines} 2. B pass\r\n\n; end\n0-0'
+    tokens = _tokens(spanning)
+    assert tokens == reference_tokens(spanning)
+    assert [(t.kind, t.span.line, t.span.column) for t in tokens][-3:] == [
+        ("word", 3, 22), ("comment", 5, 1), ("word", 6, 1)]
 
 
 def test_card_lookup_agrees_with_the_spelled_out_rules():
