@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import streamlit as st
-from gops_records.dashboards import data
+from gops_records.dashboards import data, gin_ui
 from gops_records.dashboards.pages_game import P_GAME
 from gops_records.dashboards.pages_h2h import P_PAIR
 from gops_records.dashboards.pages_players import P_PROFILE
@@ -215,12 +215,15 @@ def pages() -> list:
 
 def main() -> None:
     st.set_page_config(page_title="Gops records", page_icon=PAGE_ICON, layout="wide")
-    page = st.navigation(pages())
+    page = st.navigation({"Gops": pages(), "Gin Rummy": gin_ui.pages(HERE)})
     db = database_path(sys.argv[1:])
     try:
         base = data.View.of(db)
-        f = filter_sidebar(base, page.url_path or DEFAULT_URL)
-        st.session_state[data.VIEW_KEY] = base.with_filters(f)
+        if gin_ui.is_gin(page):  # the Gin pages draw their own filters
+            gin_ui.sidebar(base)
+        else:
+            f = filter_sidebar(base, page.url_path or DEFAULT_URL)
+            st.session_state[data.VIEW_KEY] = base.with_filters(f)
         page.run()
     except DatabaseMissing:
         st.title(page.title)

@@ -1,0 +1,109 @@
+"""Gin standings: players, matches and games to 100, and the games' shape (question 8).
+
+Matches are won by the first to two games; games by reaching 100, scored by the club's
+formula (docs/gin.md). Every figure counts the finished games in view, from full hands
+and score sheets alike.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+import streamlit as st
+from gops_records.dashboards import charts_gin, gin_data, gin_ui, ui
+
+MATCHES_SHOWN = 200
+
+
+def _pct(x: float | None) -> str:
+    return "—" if x is None else f"{x:.0%}"
+
+
+def show_overview(gv: gin_ui.GinView) -> None:
+    o = gin_data.overview(gv.view, gv.filters)
+    summary = gin_data.game_summary(gv.view, gv.filters)
+    cols = st.columns(5)
+    cols[0].metric("Hands", f"{o['hands']:,}",
+                   help=f"{o['full_hands']:,} full records, {o['sheet_hands']:,} from score "
+                        "sheets")
+    cols[1].metric("Games", f"{o['games']:,}", help=f"{o['finished_games']:,} finished")
+    cols[2].metric("Matches", f"{o['matches']:,}")
+    cols[3].metric("Players", f"{o['players']:,}")
+    low, high = summary["blitz_ci"]
+    cols[4].metric(f"Blitzes ({summary['blitzes']} of {summary['games']} games)",
+                   _pct(summary["blitz_rate"]),
+                   help="Games the loser ended without a hand won (100 more points); 95% "
+                        f"interval {_pct(low)} to {_pct(high)}. "
+                        f"{summary['reversed']} game(s) scored for the player behind "
+                        "(a negative formula).")
+
+
+def show_standings(gv: gin_ui.GinView) -> None:
+    st.header("Standings")
+    table = gin_data.standings(gv.view, gv.filters)
+    if table.is_empty():
+        st.info("No finished game in view.")
+        return
+    shown = table.with_columns(
+        (pl.col("games_won") / pl.col("games")).alias("games_won_share"),
+        (pl.col("hands_won") / pl.col("hands")).alias("hands_won_share"))
+    left, right = st.columns([3, 2])
+    ui.table(shown, "gin-standings", where=left, hide_index=True, key="gin_standings",
+             column_config={
+                 "matches_won": "matches won", "matches_lost": "matches lost",
+                 "games_won": "games won", "game_points": "game points",
+                 "games_won_share": st.column_config.NumberColumn("games won %",
+                                                                  format="percent"),
+                 "hands_won": "hands won", "hand_points": "hand points",
+                 "hands_won_share": st.column_config.NumberColumn("hands won %",
+                                                                  format="percent")})
+    ui.chart(charts_gin.game_points_chart(table), "gin-game-points", where=right)
+
+
+def show_matches(gv: gin_ui.GinView) -> None:
+    st.header("Matches")
+    st.caption("First to two games wins the match; a match without a winner yet is "
+               "undecided (or its other games are not in view).")
+    matches = gin_data.match_results(gv.view, gv.filters, MATCHES_SHOWN)
+    ui.table(matches, "gin-matches", hide_index=True, key="gin_matches", column_config={
+        "games_a": "games A", "games_b": "games B", "points_a": "points A",
+        "points_b": "points B"})
+    st.subheader("Head-to-head")
+    pairs = gin_data.head_to_head(gv.view, gv.filters)
+    ui.table(pairs, "gin-head-to-head", hide_index=True, key="gin_h2h", column_config={
+        "matches_won": "matches won", "matches_lost": "matches lost", "games_won": "games won",
+        "games_lost": "games lost", "points_for": "game points for",
+        "points_against": "game points against"})
+
+
+def show_games(gv: gin_ui.GinView) -> None:
+    st.header("Games")
+    summary = gin_data.game_summary(gv.view, gv.filters)
+    if summary["games"]:
+        st.caption(f"{summary['games']:,} finished games: a median of "
+                   f"{summary['median_hands']:.0f} hands and {summary['median_score']:.0f} "
+                   f"game points (mean {summary['mean_score']:.0f}).")
+    left, right = st.columns(2)
+    ui.chart(charts_gin.hands_per_game_chart(gin_data.hands_per_game(gv.view, gv.filters)),
+             "gin-hands-per-game", where=left)
+    ui.chart(charts_gin.game_scores_chart(gin_data.game_scores(gv.view, gv.filters)),
+             "gin-game-scores", where=right)
+    ui.table(gin_data.game_results(gv.view, gv.filters, MATCHES_SHOWN), "gin-games",
+             hide_index=True, key="gin_games", column_config={
+                 "game_no": "game", "hands_won": "hands won (A-B)",
+                 "totals": "hand points (A-B)", "game_score": "game score"})
+
+
+def main() -> None:
+    gv = gin_ui.current()
+    st.title("Gin standings")
+    st.caption("Gin Rummy (Oklahoma): games to 100, matches of the first to two games.")
+    if gin_ui.no_hands(gv, "standings"):
+        return
+    show_overview(gv)
+    show_standings(gv)
+    show_matches(gv)
+    show_games(gv)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,142 @@
+"""The Gin Rummy pages under Streamlit's AppTest, on the hand-written gin_club.gin database
+(figures worked out in gin_fixture.py's docstring) and on the bundled samples."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+import pyarrow as pa
+import pytest
+from gin_fixture import build_gin_db
+from streamlit.testing.v1 import AppTest
+
+from gops_records.importer import import_paths
+
+APP = Path(__file__).resolve().parents[2] / "dashboards" / "app.py"
+SAMPLES = Path(__file__).resolve().parents[2] / "data" / "samples"
+GIN_PAGES = {"pages_gin_standings.py": "Gin standings", "pages_gin_hands.py": "How hands end",
+             "pages_gin_knocks.py": "Knocks and gin"}
+TIMEOUT = 60
+
+
+@pytest.fixture(scope="session")
+def gin_db(tmp_path_factory) -> Path:
+    return build_gin_db(tmp_path_factory.mktemp("gin"))
+
+
+def start(db: Path, monkeypatch, page: str, **params: str | list[str]) -> AppTest:
+    """The app on ``db`` showing ``page``, then given ``params`` in the URL as a link
+    (or an edit of the address) would."""
+    monkeypatch.setenv("GOPS_DB", str(db))
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.run()
+    at.switch_page(page).run()
+    if params:
+        at.query_params.update(params)
+        at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
+def charts(at: AppTest) -> dict[str, pl.DataFrame]:
+    """Each chart's title -> its first dataset."""
+    out = {}
+    for chart in at.get("vega_lite_chart"):
+        spec = json.loads(chart.proto.spec)
+        title = spec.get("title", {})
+        frames = [pl.from_arrow(pa.ipc.open_stream(d.data.data).read_all())
+                  for d in chart.proto.datasets]
+        out[title.get("text", "") if isinstance(title, dict) else title] = \
+            frames[0] if frames else pl.DataFrame()
+    return out
+
+
+def frame(at: AppTest, column: str) -> pl.DataFrame:
+    for df in at.dataframe:
+        if column in df.value.columns:
+            return pl.from_pandas(df.value)
+    raise AssertionError(f"no table with a {column!r} column")
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def test_every_gin_page_renders_with_charts_and_downloads(gin_db, monkeypatch):
+    for page, title in GIN_PAGES.items():
+        at = start(gin_db, monkeypatch, page)
+        assert [t.value for t in at.title] == [title]
+        assert len(at.get("vega_lite_chart")) >= 3, page
+        labels = [b.proto.label for b in at.get("download_button")]
+        assert labels.count("PNG") == len(at.get("vega_lite_chart")) and "CSV" in labels
+        assert [h.value for h in at.sidebar.header] == ["Gin Rummy filters"]
+
+
+def test_standings_page_figures(gin_db, monkeypatch):
+    at = start(gin_db, monkeypatch, "pages_gin_standings.py")
+    m = metrics(at)
+    assert (m["Hands"], m["Games"], m["Matches"], m["Players"]) == ("4", "3", "3", "2")
+    assert m["Blitzes (0 of 1 games)"] == "0%"
+    standings = frame(at, "game_points")
+    assert dict(zip(standings["player"], standings["game_points"], strict=True)) == \
+        {"Alice": 169, "Bruno": 0}
+    points = charts(at)["Game points"]
+    assert dict(zip(points["player"], points["game_points"], strict=True))["Alice"] == 169
+    assert frame(at, "games_a")["winner"].to_list() == [None]  # 1-0: undecided
+
+
+def test_knocks_and_hands_pages_figures(gin_db, monkeypatch):
+    at = start(gin_db, monkeypatch, "pages_gin_knocks.py")
+    limit = charts(at)["Undercut rate by knock limit"]
+    assert limit.select("knock_limit", "knocks", "undercuts", "rate").rows() == \
+        [("7", 2, 2, 1.0)]
+    knockers = frame(at, "limit_left")
+    assert dict(zip(knockers["player"], knockers["knocks"], strict=True)) == \
+        {"Alice": 2, "Bruno": 0}
+    at.switch_page("pages_gin_hands.py").run()
+    hands = frame(at, "upcard")
+    assert set(hands["upcard"]) == {"6♣", "3♥", "7♦"}  # readable cards
+    ends = charts(at)["How hands end, by knock limit"]
+    assert set(ends["label"]) == {"3 · 1 hand", "6 · 1 hand", "7 · 2 hands"}  # counts shown
+    seats = frame(at, "who")
+    assert seats.filter(pl.col("who") == "non-dealer")["hands"].to_list() == [4]
+
+
+def test_filters_from_the_url_and_clearing_them(gin_db, monkeypatch):
+    at = start(gin_db, monkeypatch, "pages_gin_standings.py", gin_event="Cup")
+    assert metrics(at)["Hands"] == "1"
+    assert at.multiselect(key="gin_f_events").value == ["Cup"]
+    at.multiselect(key="gin_f_players").set_value(["Alice"]).run()
+    assert at.query_params.get("gin_player") == ["Alice"] or \
+        at.query_params.get("gin_player") == "Alice"
+    at = start(gin_db, monkeypatch, "pages_gin_hands.py", gin_player="Nobody")
+    assert any("No Gin Rummy hand matches" in i.value for i in at.info)
+    at.button(key="gin_clear_hands").click().run()
+    assert not at.exception and not at.info
+    assert len(at.get("vega_lite_chart")) >= 3
+
+
+def test_gops_pages_keep_their_sidebar_and_filters(gin_db, monkeypatch):
+    at = start(gin_db, monkeypatch, "pages_gin_knocks.py", event="Some evening")
+    assert at.query_params.get("event") in ("Some evening", ["Some evening"])
+    at.switch_page("pages_session.py").run()
+    assert not at.exception
+    assert "Filters" in [h.value for h in at.sidebar.header]
+
+
+def test_a_database_without_gin_hands_says_so(empty_db, monkeypatch):
+    at = start(empty_db, monkeypatch, "pages_gin_standings.py")
+    assert any("no Gin Rummy hands yet" in i.value for i in at.info)
+
+
+def test_the_pages_on_the_bundled_samples(tmp_path, monkeypatch):
+    db = tmp_path / "samples.duckdb"
+    import_paths([SAMPLES], db)
+    for page in GIN_PAGES:
+        at = start(db, monkeypatch, page)
+        assert len(at.get("vega_lite_chart")) >= 3
+    assert metrics(at) == {}  # the knocks page has no metrics
+    at.switch_page("pages_gin_standings.py").run()
+    assert metrics(at)["Games"] == "24"  # 18 from full hands, 6 from the sheets
