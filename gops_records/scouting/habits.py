@@ -146,7 +146,10 @@ def saddlepoint_tail(k: int, values: np.ndarray, counts: np.ndarray) -> float:
         hi *= 2
     for _ in range(100):
         mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if slope(mid) < x else (lo, mid)
+        step = (mid, hi) if slope(mid) < x else (lo, mid)
+        if step == (lo, hi):  # converged: every further step would give the same
+            break
+        lo, hi = step
     t = (lo + hi) / 2
     e = p * math.exp(t)
     cgf = float((m * np.log1p(p * math.expm1(t))).sum())

@@ -11,11 +11,13 @@ replaced, kept here verbatim as the reference.
 - the cross-validation (folds predicted in one pass, leave-one-out normalisers summed per
   group of equal rows): the same probabilities and models, bit for bit;
 - the counter's simulations (equal situations planned once): the same games, gains,
-  intervals, shares and fold exploits.
+  intervals, shares and fold exploits;
+- the saddlepoint tail of a habit's p-value: its bisection stops once it stops changing.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from pathlib import Path
 
@@ -32,6 +34,7 @@ from gops_records.scouting import model as scout_model
 from gops_records.scouting.counter import assign_max, counter_strategy
 from gops_records.scouting.evaluate import HeldOut, game_folds, held_out
 from gops_records.scouting.features import Situations, situation_masks
+from gops_records.scouting.habits import saddlepoint_tail
 from gops_records.scouting.model import (
     N_CODES,
     VIEWS,
@@ -426,3 +429,60 @@ def test_situations_of_a_player_in_two_seats(tmp_path):
             assert situation_masks(con, player, vs).equals(expected), (player, vs)
     finally:
         con.close()
+
+
+def reference_saddlepoint_tail(k: int, values: np.ndarray, counts: np.ndarray) -> float:
+    """P(X >= k) for X the sum of ``counts[i]`` Bernoulli(``values[i]``): the Lugannani-Rice
+    saddlepoint formula with Daniels' continuity correction for a lattice variable.
+
+    K(t) = sum m log(1 - p + p e^t) is the cumulant generating function; t solves
+    K'(t) = k - 1/2, w = sign(t) sqrt(2 (t (k - 1/2) - K(t))), u = 2 sinh(t / 2)
+    sqrt(K''(t)), and P(X >= k) ~ 1 - Phi(w) + phi(w) (1/u - 1/w).
+    """
+    sure = int(counts[values >= 1].sum())
+    keep = (values > 0) & (values < 1)
+    p, m = values[keep], counts[keep].astype(float)
+    k -= sure
+    if k <= 0:
+        return 1.0
+    if k > m.sum():
+        return 0.0
+    x = k - 0.5
+    mean, var = float((m * p).sum()), float((m * p * (1 - p)).sum())
+
+    def slope(t: float) -> float:  # K'(t), increasing in t
+        e = p * math.exp(t)
+        return float((m * e / (1 - p + e)).sum())
+
+    lo, hi = -1.0, 1.0
+    while slope(lo) > x:
+        lo *= 2
+    while slope(hi) < x:
+        hi *= 2
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if slope(mid) < x else (lo, mid)
+    t = (lo + hi) / 2
+    e = p * math.exp(t)
+    cgf = float((m * np.log1p(p * math.expm1(t))).sum())
+    curvature = float((m * e * (1 - p) / (1 - p + e) ** 2).sum())
+    w2 = 2 * (t * x - cgf)
+    if abs(t) < 1e-4 or w2 <= 0:  # at the mean: the normal, continuity-corrected
+        return float(0.5 * math.erfc((x - mean) / math.sqrt(2 * var)))
+    w = math.copysign(math.sqrt(w2), t)
+    u = 2 * math.sinh(t / 2) * math.sqrt(curvature)
+    tail = 0.5 * math.erfc(w / math.sqrt(2))
+    density = math.exp(-w * w / 2) / math.sqrt(2 * math.pi)
+    return float(min(1.0, max(0.0, tail + density * (1 / u - 1 / w))))
+
+
+def test_the_saddlepoint_tail_stops_where_it_stopped_changing():
+    """The bisection ends once a step leaves it where it was; the tail is the one the
+    100 steps gave (a habit's p-value beyond EXACT_UP_TO situations)."""
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        values = np.unique(np.round(rng.random(rng.integers(1, 6)), 3))
+        counts = rng.integers(1, 3000, len(values))
+        k = int(rng.integers(0, counts.sum() + 2))
+        assert saddlepoint_tail(k, values, counts) == reference_saddlepoint_tail(
+            k, values, counts)
