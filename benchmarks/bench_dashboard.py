@@ -6,13 +6,15 @@ and after a filter change. Prints one table; also writes benchmarks/out/dashboar
 
 The database is built the real way, once, and kept under benchmarks/out/ (which git
 ignores): ``gops simulate`` makes a record file (named as bench_import.py names it, so the
-two benchmarks share it) and ``gops import`` loads it. Each page is then replayed call by
-call, as dashboards/data.py makes the calls: every library function runs on the session's
-shared read-only connection (``store.db.SharedReader``), timed with the connection's
-opening, and a call the page already made with the same arguments is a cache hit that costs
-nothing (``st.cache_data``). The first load opens the connection (cold: the file's blocks
-are read again); a change reuses it, as the dashboard does while no import asks for the
-file. Each repeat starts with a new connection. What each page calls is
+two benchmarks share it) and ``gops import`` loads it. A kept database that an older gops
+wrote is brought up to date with ``gops upgrade`` first (read as it is, it would be read
+through an upgraded copy in memory, and that copy would be timed). Each page is then
+replayed call by call, as dashboards/data.py makes the calls: every library function runs
+on the session's shared read-only connection (``store.db.SharedReader``), timed with the
+connection's opening, and a call the page already made with the same arguments is a cache
+hit that costs nothing (``st.cache_data``). The first load opens the connection (cold: the
+file's blocks are read again); a change reuses it, as the dashboard does while no import
+asks for the file. Each repeat starts with a new connection. What each page calls is
 copied from the page modules: keep the ``page_*`` functions below in step with
 dashboards/pages_*.py.
 
