@@ -10,6 +10,8 @@ tie counts games, so its interval is Wilson's.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import duckdb
 import numpy as np
 import polars as pl
@@ -79,33 +81,98 @@ def ties_by_pair(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     ci_low, ci_high (game-clustered 95%), games (played together), design_effect; most
     rounds first.
     """
-    # Two-player games (nearly all) pair seat A with seat B by two joins on the game and
-    # take their tie count from games.ties; 3-4 player games pair every two seats, and
-    # only their tied rounds are read, to see who shared the top bid. Each pair's rounds
-    # and ties are summed per game first (with their squares), for the clustered interval.
+    # Two-player games (nearly all) take their tie count from games.ties; 3-4 player games
+    # pair every two seats, and only their tied rounds are read, to see who shared the top
+    # bid. Each pair's rounds and ties are summed per game first (with their squares), for
+    # the clustered interval.
+    sums = ("n", "k", "kk", "nn", "kn", "games")
+    two, more_games = _two_player_sums(con, f)
+    sides = [two.select(pl.col("pa").alias("player"), pl.col("pb").alias("opponent"), *sums),
+             two.select(pl.col("pb").alias("player"), pl.col("pa").alias("opponent"), *sums)]
+    if more_games:
+        sides.append(_more_player_sums(con, f).select("player", "opponent", *sums))
+    out = (pl.concat(sides).group_by("player", "opponent").agg(pl.col(c).sum() for c in sums)
+           .sort(["n", "player", "opponent"], descending=[True, False, False]))
+    return _clustered(out)
+
+
+#: The two-player games' sums per pair (seat A's player, seat B's), over ``zipped``.
+_TWO_SUMS = """
+    SELECT pa, pb, sum(n) FILTER (two)::BIGINT AS n, sum(k) FILTER (two)::BIGINT AS k,
+           sum(k * k) FILTER (two)::BIGINT AS kk, sum(n * n) FILTER (two)::BIGINT AS nn,
+           sum(k * n) FILTER (two)::BIGINT AS kn, count(*) FILTER (two)::BIGINT AS games,
+           count(*) FILTER (NOT two)::BIGINT AS more_games
+"""
+
+
+def _two_player_sums(con: duckdb.DuckDBPyConnection, f: Filters) -> tuple[pl.DataFrame, int]:
+    """Per pair of the kept two-player games (pa in seat A, pb in seat B): rounds ``n``,
+    ties ``k``, their per-game squares and product, and games; and how many 3-4 player
+    games the filters other than players keep (0: :func:`_more_player_sums` has nothing
+    to add).
+
+    Matching each game to its two players by hash joins on the game id costs more than
+    the rest of the page (two joins of a million rows at a million games). The loader
+    writes a game's ``game_players`` rows in the order of its ``games`` rows, so seat A's
+    rows, seat B's rows and the games are zipped by position instead (a positional scan,
+    no join), and every kept two-player row is checked to hold one game's id three times:
+    a database whose rows are in another order falls back to the joins, with the same
+    answer.
+    """
+    rest, params = replace(f, players=()).games_where("g")
+    played = "TRUE"
+    if f.players:
+        marks = ", ".join("?" * len(f.players))
+        # in a two-player game, a player played exactly when seated at A or B
+        played = f"(a.player IN ({marks}) OR b.player IN ({marks}))"
+        params = [*params, *f.players, *f.players]
+    zipped = run(con, f"""WITH zipped AS (
+            SELECT g.rounds_played::BIGINT AS n, g.ties::BIGINT AS k, a.player AS pa,
+                   b.player AS pb, g.n_players = 2 AS two,
+                   a.game_id IS DISTINCT FROM g.game_id
+                       OR b.game_id IS DISTINCT FROM g.game_id AS misplaced
+            FROM games g
+            POSITIONAL JOIN (SELECT game_id, player FROM game_players WHERE seat = 'A') a
+            POSITIONAL JOIN (SELECT game_id, player FROM game_players WHERE seat = 'B') b
+            WHERE {rest} AND (g.n_players > 2 OR {played})
+        )
+        {_TWO_SUMS}, count(*) FILTER (two AND misplaced) AS misplaced
+        FROM zipped GROUP BY ALL""", params)
+    more_games = int(zipped["more_games"].sum())
+    if zipped["misplaced"].sum():
+        zipped = _two_player_sums_joined(con, f)
+    two = zipped.filter(pl.col("games") > 0).drop("more_games", "misplaced", strict=False)
+    return two, more_games
+
+
+def _two_player_sums_joined(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+    """:func:`_two_player_sums`' pairs by two hash joins on the game id (any row order)."""
     scope, params = games_cte(f, "g.game_id, g.rounds_played::BIGINT AS rounds_played, "
                                  "g.n_players, g.ties::BIGINT AS ties")
-    out = run(con, f"""WITH {scope},
-        two AS (
-            SELECT a.player AS pa, b.player AS pb, sum(fg.rounds_played) AS n,
-                   sum(fg.ties) AS k, sum(fg.ties * fg.ties) AS kk,
-                   sum(fg.rounds_played * fg.rounds_played) AS nn,
-                   sum(fg.ties * fg.rounds_played) AS kn, count(*) AS games
+    return run(con, f"""WITH {scope},
+        zipped AS (
+            SELECT fg.rounds_played AS n, fg.ties AS k, a.player AS pa, b.player AS pb,
+                   TRUE AS two
             FROM fg
             JOIN game_players a ON a.game_id = fg.game_id AND a.seat = 'A'
             JOIN game_players b ON b.game_id = fg.game_id AND b.seat = 'B'
             WHERE fg.n_players = 2
-            GROUP BY ALL
-        ),
-        two_sides AS (
-            SELECT pa AS player, pb AS opponent, n, k, kk, nn, kn, games FROM two
-            UNION ALL
-            SELECT pb, pa, n, k, kk, nn, kn, games FROM two
-        ),
+        )
+        {_TWO_SUMS}
+        FROM zipped GROUP BY ALL""", params)
+
+
+def _more_player_sums(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+    """Per ordered pair of the kept 3-4 player games: player, opponent, n, k, kk, nn, kn,
+    games (see :func:`_two_player_sums`)."""
+    scope, params = games_cte(f, "g.game_id, g.rounds_played::BIGINT AS rounds_played, "
+                                 "g.ties::BIGINT AS ties, g.n_players", name="kept")
+    return run(con, f"""WITH {scope},
+        fg AS (SELECT game_id, rounds_played, ties FROM kept WHERE n_players > 2),
         more AS (
             SELECT fg.game_id, p.seat, q.seat AS opp_seat, p.player, q.player AS opponent,
                    fg.rounds_played AS rounds
-            FROM (SELECT game_id, rounds_played FROM fg WHERE n_players > 2) fg
+            FROM fg
             JOIN game_players p ON p.game_id = fg.game_id
             JOIN game_players q ON q.game_id = fg.game_id AND q.seat <> p.seat
         ),
@@ -116,7 +183,7 @@ def ties_by_pair(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
                    greatest(r.bid_a, r.bid_b, coalesce(r.bid_c, 0),
                             coalesce(r.bid_d, 0)) AS top_bid
             FROM rounds r
-            JOIN (SELECT game_id FROM fg WHERE n_players > 2 AND ties > 0) USING (game_id),
+            JOIN (SELECT game_id FROM fg WHERE ties > 0) USING (game_id),
                  (VALUES ('A'), ('B'), ('C'), ('D')) AS s(seat)
             WHERE r.tie
         ),
@@ -126,22 +193,14 @@ def ties_by_pair(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
             FROM top t JOIN top u
               ON u.game_id = t.game_id AND u.round_no = t.round_no AND u.seat <> t.seat
             GROUP BY ALL
-        ),
-        more_sides AS (
-            SELECT m.player, m.opponent, sum(m.rounds) AS n,
-                   sum(coalesce(t.ties, 0)) AS k, sum(coalesce(t.ties, 0) ** 2) AS kk,
-                   sum(m.rounds * m.rounds) AS nn, sum(coalesce(t.ties, 0) * m.rounds) AS kn,
-                   count(*) AS games
-            FROM more m LEFT JOIN ties_many t USING (game_id, seat, opp_seat)
-            GROUP BY ALL
         )
-        SELECT player, opponent, sum(n)::BIGINT AS n, sum(k)::BIGINT AS k,
-               sum(kk)::BIGINT AS kk, sum(nn)::BIGINT AS nn, sum(kn)::BIGINT AS kn,
-               sum(games)::BIGINT AS games
-        FROM (SELECT * FROM two_sides UNION ALL SELECT * FROM more_sides)
-        GROUP BY ALL
-        ORDER BY n DESC, player, opponent""", params)
-    return _clustered(out)
+        SELECT m.player, m.opponent, sum(m.rounds)::BIGINT AS n,
+               sum(coalesce(t.ties, 0))::BIGINT AS k,
+               sum(coalesce(t.ties, 0) * coalesce(t.ties, 0))::BIGINT AS kk,
+               sum(m.rounds * m.rounds)::BIGINT AS nn,
+               sum(coalesce(t.ties, 0) * m.rounds)::BIGINT AS kn, count(*)::BIGINT AS games
+        FROM more m LEFT JOIN ties_many t USING (game_id, seat, opp_seat)
+        GROUP BY ALL""", params)
 
 
 def tie_streaks(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
