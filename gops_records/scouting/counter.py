@@ -151,30 +151,33 @@ def assign_max(gain: np.ndarray | list) -> np.ndarray:
             tree = np.zeros((k, n + 1), dtype=bool)      # the rows reached: p[c], c used
             live = np.ones(k, dtype=bool)
             count = k
-            rows = np.arange(k)
+            # flat indices: row r of a (k, w) array starts at r * w
+            col0, row0, cost0 = (np.arange(k) * (m + 1), np.arange(k) * (n + 1),
+                                 ids * n - 1)
             while count:
-                # flat indices: row r of a (k, w) array starts at r * w
-                at_col = rows * (m + 1) + j0
+                at_col = col0 + j0
                 used.ravel()[at_col] = True
+                # a used column's minv is never read again (only free columns are): inf
+                # there lets the free columns' minimum be taken over the whole row
+                minv.ravel()[at_col] = inf
                 i0 = cp.ravel()[at_col]
-                at_row = rows * (n + 1) + i0
+                at_row = row0 + i0
                 tree.ravel()[at_row] = True
-                cur = (flat_cost.take(ids * n + i0 - 1, axis=0)
+                cur = (flat_cost.take(cost0 + i0, axis=0)
                        - cu.ravel().take(at_row)[:, None] - cv[:, 1:])
-                free = ~used[:, 1:]
                 mv = minv[:, 1:]
-                better = free & (cur < mv)
+                better = (cur < mv) & ~used[:, 1:]
                 np.copyto(mv, cur, where=better)
                 np.copyto(cw[:, 1:], j0[:, None], where=better)
-                candidates = np.where(free, mv, inf)
-                j1 = np.argmin(candidates, axis=1) + 1
-                delta = candidates.ravel().take(rows * m + j1 - 1)[:, None]
-                # x - 0.0 is x itself: the rows and columns outside the tree stay as they are
-                cu -= np.where(tree, -delta, 0.0)
-                cv -= np.where(used, delta, 0.0)
-                minv -= np.where(used, 0.0, delta)
+                j1 = np.argmin(mv, axis=1) + 1
+                delta = minv.ravel().take(col0 + j1)[:, None]
+                # u of the rows in the tree up, v of the used columns down, by delta
+                # (x + d is x - (-d), x +- 0 is x: bit for bit the textbook's steps)
+                cu += tree * delta
+                cv -= used * delta
+                minv -= delta
                 j0 = j1
-                done = live & (cp.ravel().take(rows * (m + 1) + j1) == 0)
+                done = live & (cp.ravel().take(col0 + j1) == 0)
                 if done.any():
                     at = np.flatnonzero(done)
                     back = ids[at]
@@ -188,7 +191,9 @@ def assign_max(gain: np.ndarray | list) -> np.ndarray:
                         cu, cv, cp, cw = cu[keep], cv[keep], cp[keep], cw[keep]
                         j0, minv, used, tree = j0[keep], minv[keep], used[keep], tree[keep]
                         live = np.ones(len(keep), dtype=bool)
-                        rows = np.arange(len(keep))
+                        k = len(keep)
+                        col0, row0, cost0 = (np.arange(k) * (m + 1), np.arange(k) * (n + 1),
+                                             ids * n - 1)
             going = tables
             j0 = end[going]
             while len(going):
