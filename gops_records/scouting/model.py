@@ -276,25 +276,29 @@ def encode(board: Board, fitting: bool = True) -> Encoded:
     hand = board.hand
     mask = hand.astype(np.int64) @ _BITS
     bucket = buckets(board.prize_index, board.prizes_left, board.pool_value, board.cards)
-    size = t.size[mask]
+    size = t.size.take(mask)
     offset = np.where(hand, _CARDS[None, :] - board.prize[:, None] + OFFSET_SPAN, -1)
     left = board.prizes_left
     scaled = np.where(left > 1, np.rint(board.prize_index * (size - 1)
                                         / np.maximum(left - 1, 1)), 0).astype(np.int64)
     at = scaled * len(t.size) + mask
-    codes = {"offset": offset, "position": t.position[mask],
-             "matched": t.matched.reshape(-1, MAX_RANK)[at].astype(np.int64)}
-    mult = {"offset": hand.astype(float), "position": t.position_mult[mask],
-            "matched": t.matched_mult.reshape(-1, MAX_RANK)[at]}
+    # the lookups are row gathers: take() is several times faster than fancy indexing
+    codes = {"offset": offset, "position": t.position.take(mask, axis=0),
+             "matched": t.matched.reshape(-1, MAX_RANK).take(at, axis=0).astype(np.int64)}
+    mult = {"offset": hand.astype(float), "position": t.position_mult.take(mask, axis=0),
+            "matched": t.matched_mult.reshape(-1, MAX_RANK).take(at, axis=0)}
     present, uniform = {}, {}
     if fitting:
         shifted = (_shifted_hand(hand, board.prize) if ((board.prize >= 1)
                    & (board.prize <= MAX_RANK)).all() else _histogram(offset, N_CODES["offset"]))
-        present = {"offset": (shifted > 0).astype(float), "position": t.position_present[mask],
-                   "matched": t.matched_present[size, scaled]}
+        by_size = size * (MAX_RANK + 1) + scaled       # [size, scaled] of the matched tables
+        width = N_CODES["matched"]
+        present = {"offset": (shifted > 0).astype(float),
+                   "position": t.position_present.take(mask, axis=0),
+                   "matched": t.matched_present.reshape(-1, width).take(by_size, axis=0)}
         uniform = {"offset": shifted / np.maximum(size, 1)[:, None],
-                   "position": t.position_uniform[mask],
-                   "matched": t.matched_uniform[size, scaled]}
+                   "position": t.position_uniform.take(mask, axis=0),
+                   "matched": t.matched_uniform.reshape(-1, width).take(by_size, axis=0)}
     return Encoded(hand, bucket, size, codes, mult, present, uniform)
 
 
