@@ -25,19 +25,20 @@ def pool_distribution(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFram
 
     Columns: pool_value, pool_cards, rounds.
     """
-    if f.is_empty:  # an open-prize round is the only kind that has revealed prizes
-        return run(con, """
-            SELECT pool_value::INTEGER AS pool_value, len(pool_cards)::INTEGER AS pool_cards,
-                   count(*) AS rounds
-            FROM rounds WHERE revealed IS NULL GROUP BY ALL ORDER BY pool_value, pool_cards""")
-    # Matching 13M rounds to the kept games dominates, so read as few rounds as possible: a
-    # finished classic game reveals each prize 1..cards once, and a round nothing was
-    # carried into has the prize alone as its pool. So the kept finished classic games give
-    # every prize once, from which the rounds with a carried pool (a tenth of them) are
-    # moved to their real pool; unfinished games, and games of bids of several cards (which
-    # reveal only some of the prizes), are read whole.
+    # Reading every one of 13M rounds dominates, so read as few as possible: a finished
+    # classic game reveals each prize 1..cards once, and a round nothing was carried into
+    # has the prize alone as its pool. So the kept finished classic games give every prize
+    # once, from which the rounds with a carried pool (a tenth of them) are moved to their
+    # real pool; unfinished games, and games of bids of several cards (which reveal only
+    # some of the prizes), are read whole. With no filter the carried rounds need no match
+    # to the kept games, only to the few others (none, often).
     scope, params = games_cte(f, "g.game_id, g.cards, g.finished AND g.bid_cards = 1 AS whole, "
                                  "g.open_prizes IS NULL AS has_pool")
+    if f.is_empty:
+        whole = ("ANTI JOIN (SELECT game_id FROM fg WHERE NOT (whole AND has_pool)) k "
+                 "USING (game_id)")
+    else:
+        whole = "SEMI JOIN (SELECT game_id FROM fg WHERE whole AND has_pool) k USING (game_id)"
     return run(con, f"""WITH {scope},
         done AS (SELECT cards, count(*) AS games FROM fg WHERE whole AND has_pool
                  GROUP BY cards),
@@ -46,10 +47,10 @@ def pool_distribution(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFram
             FROM done d, range(1, {MAX_RANK + 1}) AS n(v) WHERE n.v <= d.cards GROUP BY n.v
         ),
         carried AS (
-            SELECT r.prize, r.pool_value, len(r.pool_cards) AS pool_cards
-            FROM rounds r
-            SEMI JOIN (SELECT game_id FROM fg WHERE whole AND has_pool) k USING (game_id)
+            SELECT r.prize, r.pool_value, len(r.pool_cards) AS pool_cards, count(*) AS rounds
+            FROM rounds r {whole}
             WHERE r.carried_in > 0
+            GROUP BY ALL
         ),
         read_rounds AS (
             SELECT r.pool_value, len(r.pool_cards) AS pool_cards
@@ -58,8 +59,8 @@ def pool_distribution(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFram
         ),
         parts AS (
             SELECT pool_value, pool_cards, rounds FROM deck
-            UNION ALL SELECT prize, 1, -count(*) FROM carried GROUP BY prize
-            UNION ALL SELECT pool_value, pool_cards, count(*) FROM carried GROUP BY ALL
+            UNION ALL SELECT prize, 1, -sum(rounds) FROM carried GROUP BY prize
+            UNION ALL SELECT pool_value, pool_cards, rounds FROM carried
             UNION ALL SELECT pool_value, pool_cards, count(*) FROM read_rounds GROUP BY ALL
         )
         SELECT pool_value::INTEGER AS pool_value, pool_cards::INTEGER AS pool_cards,

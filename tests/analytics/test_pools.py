@@ -78,3 +78,29 @@ def test_a_pool_left_by_a_tie_in_an_unfinished_game_counts_as_carried(tmp_path):
         assert con.sql("SELECT unclaimed FROM games").fetchall() == [(None,)]
     finally:
         con.close()
+
+
+def test_pool_distribution_of_finished_classic_games_only(tmp_path):
+    """With no filter and only finished classic games, the prizes of the deck and the
+    carried rounds alone give every pool (no game is matched): the same as counting the
+    rounds, and the same as a filter keeping every game."""
+    import duckdb
+
+    from gops_records.importer import import_paths
+    from gops_records.notation import write_games
+    from gops_records.rules import RuleProfile, TieRule
+    from gops_records.simulate import simulate
+
+    records = [*simulate(30, 3), *simulate(10, 4, RuleProfile(cards=7, players=3)),
+               *simulate(10, 5, RuleProfile(tie_rule=TieRule.DISCARD))]
+    (tmp_path / "done.gops").write_text(write_games(records), encoding="utf-8")
+    import_paths([tmp_path / "done.gops"], tmp_path / "d.duckdb")
+    with duckdb.connect(str(tmp_path / "d.duckdb"), read_only=True) as con:
+        assert con.sql("SELECT bool_and(finished) FROM games").fetchall() == [(True,)]
+        counted = con.sql("SELECT pool_value::INTEGER, len(pool_cards)::INTEGER, count(*) "
+                          "FROM rounds GROUP BY ALL ORDER BY ALL").fetchall()
+        assert any(cards > 2 for _, cards, _ in counted)  # carried pools of several ties
+        got = pool_distribution(con, Filters())
+        assert got.rows() == counted
+        events = tuple(r[0] for r in con.sql("SELECT DISTINCT event FROM games").fetchall())
+        assert pool_distribution(con, Filters(events=events)).equals(got)
