@@ -79,13 +79,14 @@ def margin_tables(models: ModelStack, model: np.ndarray, table: Table, rows: np.
     board = Board(opponent, prizes.ravel(), values.ravel(), np.full(count * h, n),
                   np.tile(np.arange(h), count), np.full(count * h, h))
     probs = models.predict(encode(board, fitting=False), np.repeat(model, h))
-    probs = probs.reshape(count, h, MAX_RANK)
-    cum = np.cumsum(probs, axis=2)
+    cum = np.cumsum(probs, axis=1)
     cards = np.nonzero(table.hands[rows, 0])[1].reshape(count, h) + 1
-    at = np.broadcast_to(cards[:, None, :], (count, h, h))
-    below = np.where(at >= 2, np.take_along_axis(cum, np.maximum(at - 2, 0), axis=2), 0.0)
-    tie = np.take_along_axis(probs, at - 1, axis=2)
-    above = cum[:, :, -1:] - below - tie
+    # at[g, j, i]: where card i of game g sits in the flat probabilities of prize j
+    start = np.arange(0, count * h * MAX_RANK, MAX_RANK).reshape(count, h, 1)
+    at = start + cards[:, None, :] - 1
+    tie = probs.take(at)
+    below = np.where(cards[:, None, :] >= 2, cum.take(at - 1), 0.0)
+    above = cum[:, MAX_RANK - 1].reshape(count, h, 1) - below - tie
     margin = values[:, :, None] * (below - above)          # (games, prize j, card i)
     return margin.transpose(0, 2, 1), cards, current
 

@@ -361,9 +361,9 @@ def _card_probs(weights: np.ndarray, mult: np.ndarray, hand: np.ndarray,
                 single: bool = False) -> np.ndarray:
     """Share each code's weight among its cards and normalise over the hand (n, 13).
     ``single``: every code has one card at most (the offset view), so nothing is shared.
-    A card's multiplicity is positive exactly when it is in the hand (``weights`` of the
-    other cards are not read)."""
-    per_card = np.where(hand, weights, 0.0)
+    ``weights`` is 0 for the cards not in the hand (their multiplicity is 0 too); it is
+    overwritten."""
+    per_card = weights
     if not single:
         per_card /= np.maximum(mult, 1)
     z = per_card.sum(axis=1, keepdims=True)
@@ -440,12 +440,17 @@ class ModelStack:
     model (the simulations play games against many models at once)."""
 
     mixture: np.ndarray            # (models, 1 + views)
-    freq: dict[str, np.ndarray]    # per view: (models, buckets, codes)
+    #: per view: (models, buckets, 1 + codes), each code's frequency one column to the
+    #: right of column 0, which holds 0: what a card not held (code -1) reads
+    freq: dict[str, np.ndarray]
 
     @classmethod
     def of(cls, models: Sequence[OpponentModel]) -> ModelStack:
-        return cls(np.stack([m.mixture for m in models]),
-                   {v: np.stack([m.tables[v].freq for m in models]) for v in VIEWS})
+        def padded(view: str) -> np.ndarray:
+            freq = np.stack([m.tables[view].freq for m in models])
+            return np.concatenate([np.zeros(freq.shape[:2] + (1,)), freq], axis=2)
+
+        return cls(np.stack([m.mixture for m in models]), {v: padded(v) for v in VIEWS})
 
     def __len__(self) -> int:
         return len(self.mixture)
@@ -457,11 +462,10 @@ class ModelStack:
         out = w[:, :1] * hand / enc.hand_size[:, None]
         row = (model * N_BUCKETS + enc.bucket)[:, None]
         for k, view in enumerate(VIEWS, start=1):
-            c = enc.codes[view]
-            # one gather from the flat table: (model, bucket, code) -> frequency; a card
-            # not held (code -1) reads its neighbour's entry, which _card_probs drops
-            flat = self.freq[view].reshape(-1)
-            weights = flat.take(row * N_CODES[view] + c)
+            # one gather from the flat table: (model, bucket, code) -> frequency, 0 for a
+            # card not held (code -1 reads the row's column 0)
+            width = N_CODES[view] + 1
+            weights = self.freq[view].reshape(-1).take(row * width + 1 + enc.codes[view])
             out += w[:, k:k + 1] * _card_probs(weights, enc.mult[view], hand,
                                                single=view == "offset")
         return out
