@@ -11,7 +11,8 @@ import pytest
 from store.gamefiles import SMALL, club_game, run_python
 from typer.testing import CliRunner
 
-from gops_records.cli import app, import_cmd
+from gops_records import importer
+from gops_records.cli import app
 from gops_records.importer import import_paths
 
 ENV = {"COLUMNS": "250", "GOPS_DB": ""}
@@ -105,7 +106,8 @@ def test_locked_database_exits_2_with_a_plain_message(tmp_path: Path, monkeypatc
     (tmp_path / "g.gops").write_text(SMALL)
     holder = run_python(f"import duckdb, time\ncon = duckdb.connect({str(db)!r})\n"
                         "print('holding', flush=True)\ntime.sleep(60)")
-    monkeypatch.setattr(import_cmd, "import_paths",
+    # gops import calls gops_records.importer.import_paths (imported when the command runs)
+    monkeypatch.setattr(importer, "import_paths",
                         functools.partial(import_paths, lock_timeout=0.5))
     try:
         assert holder.stdout.readline().strip() == "holding"

@@ -16,8 +16,6 @@ from gops_records.cli.app import app, fail, fail_on
 from gops_records.cli.import_cmd import describe_summary
 from gops_records.cli.options import DbOption
 from gops_records.errors import GopsError
-from gops_records.importer import import_paths
-from gops_records.store.db import ENV_VAR, reading, resolve_db
 
 DEFAULT_PORT = 8501
 DEFAULT_ADDRESS = "127.0.0.1"
@@ -89,6 +87,8 @@ def check_port(address: str, port: int) -> None:
 
 def serve(db: Path, port: int, address: str) -> None:
     """Run the dashboard in this process's place (so stopping `gops` stops the server)."""
+    from gops_records.store.db import ENV_VAR
+
     check_port(address, port)
     db = db.resolve()
     if not db.exists():
@@ -126,6 +126,8 @@ def dashboard(
 
         gops dashboard --db club.duckdb --port 8502
     """
+    from gops_records.store.db import resolve_db
+
     serve(resolve_db(db), port, address)
 
 
@@ -152,6 +154,9 @@ def demo(
         gops demo
         gops demo --db /tmp/demo.duckdb --no-dashboard
     """
+    from gops_records.importer import import_paths
+    from gops_records.store.db import resolve_db
+
     folder = samples_dir()
     if folder is None:
         fail("cannot find the bundled samples (data/samples/*.gops); run gops demo from "
@@ -174,6 +179,8 @@ def demo(
 def sample_rejects(db: Path, folder: Path) -> str:
     """What the demo says of the samples' rejected records, counted in the database: they
     are broken on purpose, to show the quarantine ('' when there are none)."""
+    from gops_records.store.db import reading, resolve_db
+
     prefix = str(folder).rstrip("/\\") + os.sep
     with reading(db) as con:
         count, files = con.execute(

@@ -5,17 +5,17 @@ from __future__ import annotations
 import json
 import sys
 from datetime import date, datetime
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
-import duckdb
 import typer
 
 from gops_records.cli.app import app, fail, fail_on
 from gops_records.cli.options import DbOption
 from gops_records.errors import GopsError
-from gops_records.export import STDOUT, ExportFormat, export_games
-from gops_records.games_query import GameFilter
-from gops_records.store.db import resolve_db
+from gops_records.export import ExportFormat
+
+if TYPE_CHECKING:
+    from gops_records.games_query import GameFilter
 
 
 def parse_date(option: str, value: str | None) -> date | None:
@@ -45,6 +45,8 @@ EventOption = Annotated[list[str] | None, typer.Option(
 def selection_of(player: list[str] | None, event: list[str] | None, date_from: str | None,
                  date_to: str | None) -> GameFilter:
     """The games the filter options select (exit 2 for a bad date or an empty range)."""
+    from gops_records.games_query import GameFilter
+
     selection = GameFilter(tuple(player or ()), tuple(event or ()),
                            parse_date("--from", date_from), parse_date("--to", date_to))
     if selection.date_from and selection.date_to and selection.date_from > selection.date_to:
@@ -85,6 +87,11 @@ def export(
             --from 2026-11-01 --to 2026-11-30
         gops export --format csv --out - --player "Bruno Keller" | head
     """
+    import duckdb
+
+    from gops_records.export import STDOUT, export_games
+    from gops_records.store.db import resolve_db
+
     selection = selection_of(player, event, date_from, date_to)
     try:
         summary = export_games(db, out, fmt, selection)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from enum import StrEnum
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -19,9 +19,10 @@ from gops_records.cli.export_cmd import (
 )
 from gops_records.cli.options import DbOption
 from gops_records.errors import GopsError
-from gops_records.games_query import StoredGame, find_games
-from gops_records.gin.games import GinGameRow, find_gin_games, gin_counts
-from gops_records.store.db import reading
+
+if TYPE_CHECKING:
+    from gops_records.games_query import StoredGame
+    from gops_records.gin.games import GinGameRow
 
 DEFAULT_LIMIT = 100
 
@@ -67,6 +68,10 @@ def games(
         gops games --event "Thursday club" --json
         gops games --game gin --player Alice
     """
+    from gops_records.games_query import find_games
+    from gops_records.gin.games import gin_counts
+    from gops_records.store.db import reading
+
     selection = selection_of(player, event, date_from, date_to)
     if kind is GameKind.GIN:
         gin_games(db, selection, limit, as_json)
@@ -114,6 +119,9 @@ def table(found: list[StoredGame]) -> str:
 
 def gin_games(db, selection, limit: int, as_json: bool) -> None:
     """`gops games --game gin`: the stored Gin Rummy games."""
+    from gops_records.gin.games import find_gin_games
+    from gops_records.store.db import reading
+
     try:
         with reading(db) as con:
             found, total = find_gin_games(con, selection, limit or None)

@@ -5,19 +5,17 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 
 from gops_records.cli.app import EXIT_INVALID, EXIT_OK, app, fail_on
 from gops_records.cli.options import DbOption
 from gops_records.cli.validate_cmd import EncodingOption
 from gops_records.errors import GopsError
-from gops_records.importer import IMPORT_SUFFIXES, ImportSummary, import_paths
-from gops_records.sources import find_files
-from gops_records.store.db import default_db_path, resolve_db
+
+if TYPE_CHECKING:
+    from gops_records.importer import ImportSummary
 
 
 @app.command("import")
@@ -50,6 +48,19 @@ def import_(
 
         gops import club/2026-11-26.gops logs/ --db club.duckdb
     """
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        DownloadColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    from gops_records.importer import IMPORT_SUFFIXES, import_paths
+    from gops_records.sources import find_files
+    from gops_records.store.db import resolve_db
+
     try:
         total = sum(p.stat().st_size for p in find_files(paths, IMPORT_SUFFIXES))
         console = Console(stderr=True)
@@ -95,4 +106,6 @@ def describe_summary(s: ImportSummary, db: Path) -> str:
 
 def rejects_command(db: Path) -> str:
     """``gops rejects``, with ``--db`` when the database is not the default one."""
+    from gops_records.store.db import default_db_path
+
     return "gops rejects" if Path(db) == default_db_path() else f"gops rejects --db {db}"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -11,15 +11,9 @@ from gops_records.cli.app import app, fail, fail_on
 from gops_records.cli.options import DbOption
 from gops_records.cli.validate_cmd import EncodingOption
 from gops_records.errors import GopsError
-from gops_records.rejects import (
-    RecheckResult,
-    Reject,
-    describe,
-    find_reject,
-    list_rejects,
-    recheck,
-)
-from gops_records.store.db import connect, reading, resolve_db
+
+if TYPE_CHECKING:
+    from gops_records.rejects import RecheckResult, Reject
 
 
 @app.command("rejects")
@@ -59,6 +53,9 @@ def rejects(
         gops rejects --show 32fe81a7
         gops rejects --recheck --open --json
     """
+    from gops_records.rejects import describe, find_reject, list_rejects, recheck
+    from gops_records.store.db import connect, reading, resolve_db
+
     checked: RecheckResult | None = None
     try:
         if do_recheck:

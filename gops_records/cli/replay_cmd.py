@@ -8,18 +8,9 @@ from typing import Annotated
 import typer
 
 from gops_records.cli.app import EXIT_INVALID, EXIT_OK, app, fail, fail_on
-from gops_records.cli.gin_replay import replay_gin
 from gops_records.cli.options import DbOption
-from gops_records.cli.replay_table import render_replay
 from gops_records.cli.validate_cmd import EncodingOption
 from gops_records.errors import GopsError
-from gops_records.export import iter_records
-from gops_records.games_query import GameFilter, game_ref, looks_like_game, resolve_game
-from gops_records.gin.checking import gin_kind
-from gops_records.notation import read_reports
-from gops_records.sources import read_text, source_name
-from gops_records.store.db import reading, resolve_db
-from gops_records.validate import validate_game
 
 
 @app.command("replay")
@@ -50,6 +41,13 @@ def replay(
         gops replay club/2026-11-26.gops --game 3
         gops replay g3f2a9c0 --db club.duckdb
     """
+    from gops_records.cli.gin_replay import replay_gin
+    from gops_records.cli.replay_table import render_replay
+    from gops_records.games_query import looks_like_game
+    from gops_records.gin.checking import gin_kind
+    from gops_records.notation import read_reports
+    from gops_records.sources import read_text, source_name
+
     path = Path(what)
     if gin_kind(path):  # a Gin Rummy hand or sheet (.gin, .ginsheet): gops_records.cli.gin_replay
         replay_gin(path, game, encoding)
@@ -73,6 +71,12 @@ def replay(
 
 def replay_stored(what: str, db: Path | None) -> None:
     """Replay a stored game, rebuilt from the database as gops export writes it."""
+    from gops_records.cli.replay_table import render_replay
+    from gops_records.export import iter_records
+    from gops_records.games_query import GameFilter, game_ref, resolve_game
+    from gops_records.store.db import reading, resolve_db
+    from gops_records.validate import validate_game
+
     try:
         with reading(db) as con:
             game_id = resolve_game(con, what)

@@ -10,9 +10,7 @@ import typer
 from gops_records.cli.app import app, fail_on
 from gops_records.cli.options import DbOption
 from gops_records.errors import GopsError
-from gops_records.scouting import scout as scout_player
 from gops_records.scouting.counter import DEFAULT_GAMES
-from gops_records.store.db import reading
 
 
 @app.command("scout")
@@ -46,6 +44,9 @@ def scout(
 
         gops scout "Bruno Keller" --vs "Anna de Vries" --json --seed 7
     """
+    from gops_records.scouting import scout as scout_player
+    from gops_records.store.db import reading
+
     try:
         with reading(db) as con:
             report = scout_player(con, player, vs=vs, seed=seed, simulations=simulations)

@@ -6,7 +6,7 @@ import datetime as dt
 import os
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -14,12 +14,14 @@ from gops_records.bots import BOTS
 from gops_records.cli.app import app, fail
 from gops_records.cli.games_cmd import GameKind
 from gops_records.errors import GopsError
-from gops_records.gin import simulate as gin_simulate
-from gops_records.gin.bots import GIN_BOTS
 from gops_records.gin.melds import RunOrder
-from gops_records.gin.rules import GinProfile
 from gops_records.rules import PrizeOrder, RuleProfile, TieRule
-from gops_records.simulate import DEFAULT_START, SimulationSummary, roster, write_simulation
+from gops_records.simulate import DEFAULT_START
+
+if TYPE_CHECKING:
+    from gops_records.gin.rules import GinProfile
+    from gops_records.gin.simulate import GinSimulationSummary
+    from gops_records.simulate import SimulationSummary
 
 #: The options that only Gops games have (an error with --game gin when given).
 GOPS_ONLY = {"players": "--players", "tie_rule": "--tie-rule", "cards": "--cards",
@@ -97,6 +99,8 @@ def simulate(
     --hands N hands) in matches (first to two games) at club evenings, in the styles
     knocker, gin-hunter, pile-taker and random; --broken N adds hands with a known defect.
     """
+    from gops_records.simulate import roster, write_simulation
+
     given = {name for name in (*GOPS_ONLY, *GIN_ONLY)
              if ctx.get_parameter_source(name).name == "COMMANDLINE"}
     if game is GameKind.GIN:
@@ -194,6 +198,9 @@ def _simulate_gin(games: int, hands: int | None, seed: int, runs: RunOrder,
                   bots: str | None, broken: int, out: Path | None, start: str,
                   jobs: int) -> None:
     """`gops simulate --game gin`: Gin Rummy evenings written as .gin."""
+    from gops_records.gin import simulate as gin_simulate
+    from gops_records.gin.rules import GinProfile
+
     names = None
     if bots is not None:
         names = [b.strip() for b in bots.split(",") if b.strip()]
@@ -235,9 +242,11 @@ def _count(n: int, one: str, many: str | None = None) -> str:
     return f"{n:,} {one if n == 1 else many or one + 's'}"
 
 
-def describe_gin(summary: gin_simulate.GinSimulationSummary, profile: GinProfile, seed: int,
+def describe_gin(summary: GinSimulationSummary, profile: GinProfile, seed: int,
                  out: Path | None) -> str:
     """The summary `gops simulate --game gin` prints on stderr."""
+    from gops_records.gin.bots import GIN_BOTS
+
     what = (f"{_count(summary.hands, 'hand')}, {_count(summary.games, 'finished game')} "
             f"in {_count(summary.matches, 'match', 'matches')}")
     if summary.broken:

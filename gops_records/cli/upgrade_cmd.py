@@ -7,8 +7,6 @@ import typer
 from gops_records.cli.app import app, fail_on
 from gops_records.cli.options import DbOption
 from gops_records.errors import GopsError
-from gops_records.store.db import resolve_db
-from gops_records.store.db import upgrade as upgrade_file
 
 
 @app.command("upgrade")
@@ -24,6 +22,9 @@ def upgrade(db: DbOption = None) -> None:
 
         gops upgrade --db club.duckdb
     """
+    from gops_records.store.db import resolve_db
+    from gops_records.store.db import upgrade as upgrade_file
+
     path = resolve_db(db)
     try:
         before, after = upgrade_file(path)
