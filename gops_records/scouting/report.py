@@ -193,8 +193,9 @@ def predicted_bid_by_prize(source: ScoutReport | OpponentModel,
         board = Board(hand, prizes, prizes.copy(), np.full(n, n), prizes - 1, np.full(n, n))
     probs = model.predict(board)[:, :n]
     counts = np.bincount(prizes, minlength=n + 1)[1:n + 1]
-    sums = np.zeros((n + 1, n))
-    np.add.at(sums, prizes, probs)
+    # each (prize, bid) cell summed in row order, as np.add.at does, in one bincount
+    key = (prizes[:, None] * n + np.arange(n)[None, :]).ravel()
+    sums = np.bincount(key, weights=probs.ravel(), minlength=(n + 1) * n).reshape(n + 1, n)
     seen = np.flatnonzero(counts) + 1
     mean = sums[seen] / counts[seen - 1][:, None]
     return pl.DataFrame({"prize": np.repeat(seen, n), "bid": np.tile(np.arange(1, n + 1),
