@@ -52,17 +52,14 @@ WITH mine AS (
 joined AS MATERIALIZED (
     SELECT g.game_id, g.cards, g.tie_rule, g.n_players, g.prize_order, g.date, mine.my_seat,
            {CLASSIC} AS classic
-    FROM games g JOIN mine ON mine.game_id = g.game_id
-),
-g AS (
-    SELECT * EXCLUDE (classic) FROM joined WHERE classic
-    ORDER BY date DESC NULLS LAST, game_id
-    LIMIT $max_games
+    FROM mine JOIN games g ON mine.game_id = g.game_id
 ),
 numbered AS (
-    SELECT *, (row_number() OVER (ORDER BY date NULLS FIRST, game_id) - 1)::INTEGER AS game_no,
-           (SELECT count(*) FROM joined WHERE NOT classic) AS variant_games
-    FROM g
+    SELECT * EXCLUDE (classic),
+           (row_number() OVER (ORDER BY date NULLS FIRST, game_id) - 1)::INTEGER AS game_no,
+           (SELECT count(*) FILTER (WHERE NOT classic) FROM joined) AS variant_games
+    FROM (SELECT * FROM joined WHERE classic
+          ORDER BY date DESC NULLS LAST, game_id LIMIT $max_games)
 )
 SELECT n.game_no, n.variant_games, n.game_id, n.date, n.my_seat AS seat, n.cards, n.tie_rule,
        n.n_players, n.prize_order, r.round_no, r.prize, r.pool_value, r.carried_in,
@@ -254,7 +251,7 @@ class Situations:
     opp_high: np.ndarray    # int, the highest card any opponent still holds
     score_diff: np.ndarray  # int
     n_players: np.ndarray   # int
-    tie_rule: tuple[str, ...]
+    tie_rule: np.ndarray    # str (objects), the game's tie rule
 
     def __len__(self) -> int:
         return len(self.bid)
@@ -281,9 +278,7 @@ class Situations:
     def take(self, rows: np.ndarray) -> Situations:
         """The situations at ``rows`` (a boolean mask or an index array)."""
         pick = {f: getattr(self, f)[rows] for f in _ARRAYS}
-        return Situations(game_ids=self.game_ids,
-                          tie_rule=tuple(np.asarray(self.tie_rule, dtype=object)[rows]),
-                          **pick)
+        return Situations(game_ids=self.game_ids, **pick)
 
     @classmethod
     def from_frame(cls, frame: pl.DataFrame) -> Situations:
@@ -306,12 +301,19 @@ class Situations:
             opp_high=_highest(opp_mask),
             score_diff=_ints(frame, "score_diff"),
             n_players=_ints(frame, "n_players"),
-            tie_rule=tuple(frame["tie_rule"].to_list()),
+            tie_rule=_per_run(frame["tie_rule"]),
         )
 
 
 _ARRAYS = ("game", "round_no", "cards", "prize", "pool_value", "carried", "bid", "hand",
-           "upcoming", "opp_high", "score_diff", "n_players")
+           "upcoming", "opp_high", "score_diff", "n_players", "tie_rule")
+
+
+def _per_run(column: pl.Series) -> np.ndarray:
+    """A string column as an object array, made from its runs (a game's rows share one
+    value): one Python string per run, not per row."""
+    values = np.asarray(column.rle().struct.field("value").to_list(), dtype=object)
+    return values[column.rle_id().to_numpy()]
 
 
 def _ints(frame: pl.DataFrame, column: str) -> np.ndarray:
