@@ -26,13 +26,13 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from enum import StrEnum
 from pathlib import Path
 from typing import TextIO
 
 import duckdb
 
 from gops_records.errors import GopsError
+from gops_records.export_format import ExportFormat
 from gops_records.games_query import GameFilter, check_players, game_ref
 from gops_records.notation import BidToken, CardToken, GameRecord, RoundRecord, write_game
 from gops_records.roundlogs import BID_JOIN, COLUMNS, NO_PRIZE
@@ -60,14 +60,6 @@ CSV_COLUMNS = (COLUMNS[0], "game_ref", *COLUMNS[1:])
 _ORDER = "g.import_id, g.source, g.source_game"
 _CHILD_ORDER = {"game_players": "game_id, seat", "rounds": "game_id, round_no",
                 "bids": "game_id, round_no, seat"}
-
-
-class ExportFormat(StrEnum):
-    GOPS = "gops"
-    CSV = "csv"
-    PARQUET = "parquet"
-    GIN = "gin"            # Gin Rummy full hands (gops_records.gin.export)
-    GINSHEET = "ginsheet"  # Gin Rummy games as score sheets
 
 
 class ExportError(GopsError):

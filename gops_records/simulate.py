@@ -31,6 +31,7 @@ from gops_records.errors import CardNotInHand
 from gops_records.notation import Bid, BidToken, CardToken, GameRecord, RoundRecord, write_game
 from gops_records.notation.writer import format_result
 from gops_records.rules import Game, PrizeOrder, RoundResult, RuleProfile, resolve
+from gops_records.simulate_defaults import DEFAULT_START
 
 # -- players ---------------------------------------------------------------------------
 
@@ -106,7 +107,6 @@ CLUBS: tuple[Club, ...] = (
 #: Games per match: a match is three games between the same players (seats rotate), so it
 #: can be scored as cumulative totals or as best-of-3.
 MATCH_GAMES = 3
-DEFAULT_START = dt.date(2025, 1, 6)
 
 
 def gops_date(day: dt.date) -> str:

@@ -12,7 +12,7 @@ import typer
 from gops_records.cli.app import app, fail, fail_on
 from gops_records.cli.options import DbOption
 from gops_records.errors import GopsError
-from gops_records.export import ExportFormat
+from gops_records.export_format import ExportFormat
 
 if TYPE_CHECKING:
     from gops_records.games_query import GameFilter

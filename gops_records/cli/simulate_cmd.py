@@ -16,7 +16,7 @@ from gops_records.cli.games_cmd import GameKind
 from gops_records.errors import GopsError
 from gops_records.gin.melds import RunOrder
 from gops_records.rules import PrizeOrder, RuleProfile, TieRule
-from gops_records.simulate import DEFAULT_START
+from gops_records.simulate_defaults import DEFAULT_START
 
 if TYPE_CHECKING:
     from gops_records.gin.rules import GinProfile
