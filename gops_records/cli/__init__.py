@@ -1,6 +1,10 @@
 """The `gops` command line: a thin shell over the library.
 
-Each command lives in its own module and registers itself on :data:`app`.
+Each command lives in its own module and registers itself on :data:`app`. Every `gops`
+start imports every command module (the top-level help lists them all), so a command
+module imports only what its options need (Typer, light Enums and defaults) at the top and
+its library inside the command function: a command loads only what it uses
+(tests/cli/test_cli_startup.py).
 """
 
 from gops_records.cli import (  # noqa: F401  (each module registers its commands)
