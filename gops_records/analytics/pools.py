@@ -15,7 +15,7 @@ import duckdb
 import polars as pl
 
 from gops_records.analytics.filters import Filters, games_cte, run
-from gops_records.analytics.shapes import game_shapes
+from gops_records.analytics.shapes import game_shapes, part
 from gops_records.cards import MAX_RANK
 
 
@@ -122,7 +122,7 @@ def carried_per_game(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame
 
 def carried_per_game_of(shapes: pl.DataFrame) -> pl.DataFrame:
     """:func:`carried_per_game` from :func:`~gops_records.analytics.shapes.game_shapes`."""
-    return (shapes.filter((pl.col("tie_rule") == "carry") & ~pl.col("open_row"))
+    return (part(shapes, "carried").filter((pl.col("tie_rule") == "carry") & ~pl.col("open_row"))
             .group_by(pl.col("carried").alias("carried_value")).agg(pl.col("games").sum())
             .sort("carried_value"))
 
@@ -137,5 +137,5 @@ def unclaimed_per_game(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFra
 
 def unclaimed_per_game_of(shapes: pl.DataFrame) -> pl.DataFrame:
     """:func:`unclaimed_per_game` from :func:`~gops_records.analytics.shapes.game_shapes`."""
-    return (shapes.filter(pl.col("finished")).group_by("unclaimed")
+    return (part(shapes, "unclaimed").filter(pl.col("finished")).group_by("unclaimed")
             .agg(pl.col("games").sum()).sort("unclaimed"))

@@ -17,7 +17,7 @@ import numpy as np
 import polars as pl
 
 from gops_records.analytics.filters import Filters, games_cte, run
-from gops_records.analytics.shapes import game_shapes
+from gops_records.analytics.shapes import game_shapes, part
 from gops_records.analytics.stats import cluster_sums, wilson, with_cluster_ci
 from gops_records.cards import MAX_RANK
 
@@ -38,6 +38,7 @@ def _clustered(frame: pl.DataFrame) -> pl.DataFrame:
 
 def tie_summary_of(shapes: pl.DataFrame) -> pl.DataFrame:
     """:func:`tie_summary` from :func:`~gops_records.analytics.shapes.game_shapes`."""
+    shapes = part(shapes, "ties")
     sums = cluster_sums(pl.col("ties"), pl.col("rounds_played"), pl.col("games"))
     per_rule = shapes.group_by("tie_rule").agg(sums).sort("tie_rule")
     everything = shapes.select(pl.lit("all").alias("tie_rule"), *sums)
@@ -56,6 +57,7 @@ def ties_by_round(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
 
 def ties_by_round_of(shapes: pl.DataFrame) -> pl.DataFrame:
     """:func:`ties_by_round` from :func:`~gops_records.analytics.shapes.game_shapes`."""
+    shapes = part(shapes, "ties")
     played = shapes["rounds_played"].to_numpy()
     masks = shapes["tie_mask"].to_numpy()
     games = shapes["games"].to_numpy()
@@ -215,7 +217,8 @@ def tie_streaks_of(shapes: pl.DataFrame) -> pl.DataFrame:
     """:func:`tie_streaks` from :func:`~gops_records.analytics.shapes.game_shapes`."""
     # tie_mask has bit r-1 set when round r tied; games share few masks, so the runs are
     # counted once per distinct mask instead of ordering every tied round of every game.
-    masks = shapes.filter(pl.col("tie_mask") != 0).group_by("tie_mask").agg(pl.col("games").sum())
+    masks = (part(shapes, "ties").filter(pl.col("tie_mask") != 0)
+             .group_by("tie_mask").agg(pl.col("games").sum()))
     counts: dict[int, int] = {}
     for mask, games in masks.iter_rows():
         for length in _runs(mask):

@@ -19,8 +19,8 @@ def shapes_of(ties_per_game: np.ndarray, rounds: int = ROUNDS) -> pl.DataFrame:
     """A game_shapes-like frame: games of ``rounds`` rounds, counted by their tie count."""
     counts = np.bincount(ties_per_game, minlength=rounds + 1)
     ties = np.flatnonzero(counts)
-    return pl.DataFrame({"tie_rule": "carry", "rounds_played": rounds, "ties": ties,
-                         "games": counts[ties]})
+    return pl.DataFrame({"part": "ties", "tie_rule": "carry", "rounds_played": rounds,
+                         "ties": ties, "tie_mask": 0, "games": counts[ties]})
 
 
 def width(low: float, high: float) -> float:
@@ -67,8 +67,10 @@ def test_grouped_games_give_the_same_interval_as_one_row_per_game():
     rounds = rng.integers(3, 14, 300)
     ties = rng.binomial(rounds, rng.beta(2, 5, 300))
     one = clustered_rate(ties, rounds)
-    shapes = (pl.DataFrame({"tie_rule": "carry", "rounds_played": rounds, "ties": ties})
-              .group_by("tie_rule", "rounds_played", "ties").agg(pl.len().alias("games")))
+    shapes = (pl.DataFrame({"part": "ties", "tie_rule": "carry", "rounds_played": rounds,
+                            "ties": ties, "tie_mask": 0})
+              .group_by("part", "tie_rule", "rounds_played", "ties", "tie_mask")
+              .agg(pl.len().alias("games")))
     row = tie_summary_of(shapes).row(-1, named=True)
     assert shapes.height < 300
     assert (row["ties"], row["rounds"], row["games"]) == (one.k, one.n, one.games)
