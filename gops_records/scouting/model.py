@@ -137,11 +137,23 @@ class PresentGroups:
 
     @classmethod
     def of(cls, bucket: np.ndarray, present: np.ndarray) -> PresentGroups:
-        powers = np.left_shift(1, np.arange(present.shape[1])).astype(float)
-        key = (present @ powers).astype(np.int64) + (bucket.astype(np.int64)
-                                                    << present.shape[1])
-        _, first, group = np.unique(key, return_index=True, return_inverse=True)
-        return cls(group.reshape(-1), present[first], bucket[first])
+        """Groups numbered in the order of their key (the present codes as bits, then the
+        bucket), as np.unique numbers them; each group's row is one of its members'."""
+        width = present.shape[1]
+        powers = np.left_shift(1, np.arange(width)).astype(float)
+        # einsum, not BLAS: OpenBLAS threads cost several times the product on 2 busy
+        # cores (the sums of distinct powers of two are exact either way)
+        key = (np.einsum("ij,j->i", present, powers).astype(np.int64)
+               + (bucket.astype(np.int64) << width))
+        # np.unique's inverse by one unstable sort: any member stands for its group
+        order = np.argsort(key)
+        ordered = key[order]
+        starts = np.ones(len(key), dtype=bool)
+        starts[1:] = ordered[1:] != ordered[:-1]
+        group = np.empty(len(key), dtype=np.int64)
+        group[order] = np.cumsum(starts) - 1
+        first = order[starts]
+        return cls(group, present.take(first, axis=0), bucket[first])
 
 
 @dataclass(frozen=True)
