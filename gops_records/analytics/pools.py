@@ -78,21 +78,25 @@ def largest_pools(con: duckdb.DuckDBPyConnection, f: Filters, limit: int = 10) -
     """
     # Each game's largest pool (games.max_pool) is one of its rounds, so the limit-th
     # largest max_pool among the kept games bounds the answer from below: only the rounds
-    # of the games reaching it are read, and only the chosen rounds look up a name.
+    # of the games reaching it are read, and only the chosen rounds look up a name. The
+    # bound is read first, so that the rounds' scan can drop at once every round whose
+    # carried_in is too small for its pool (a prize is at most MAX_RANK) before it matches
+    # a round to the kept games.
     scope, params = games_cte(f, "g.game_id, g.event, g.date, g.max_pool, g.open_prizes")
     limit = max(int(limit), 0)
+    found = con.execute(f"""WITH {scope}
+        SELECT max_pool FROM fg WHERE open_prizes IS NULL
+        ORDER BY max_pool DESC LIMIT 1 OFFSET ?""", [*params, max(limit - 1, 0)]).fetchall()
+    bound = int(found[0][0]) if found else 0
     return run(con, f"""WITH {scope},
-        pooled AS (SELECT game_id, event, date, max_pool FROM fg WHERE open_prizes IS NULL),
-        bound AS (SELECT max_pool FROM pooled ORDER BY max_pool DESC LIMIT 1 OFFSET ?),
         reaching AS (
-            SELECT game_id, event, date FROM pooled
-            WHERE max_pool >= coalesce((SELECT max_pool FROM bound), 0)
+            SELECT game_id, event, date FROM fg WHERE open_prizes IS NULL AND max_pool >= ?
         ),
         top AS (
             SELECT r.game_id, r.round_no, r.pool_value, r.pool_cards, r.winner_seat,
                    g.event, g.date
             FROM rounds r JOIN reaching g USING (game_id)
-            WHERE r.pool_value >= coalesce((SELECT max_pool FROM bound), 0)
+            WHERE r.carried_in >= ? AND r.pool_value >= ?
             ORDER BY r.pool_value DESC, len(r.pool_cards) DESC, g.date DESC NULLS LAST,
                      r.game_id, r.round_no
             LIMIT ?
@@ -104,7 +108,7 @@ def largest_pools(con: duckdb.DuckDBPyConnection, f: Filters, limit: int = 10) -
         FROM top t
         LEFT JOIN game_players p ON p.game_id = t.game_id AND p.seat = t.winner_seat
         ORDER BY t.pool_value DESC, len(t.pool_cards) DESC, t.date DESC NULLS LAST,
-                 t.game_id, t.round_no""", [*params, max(limit - 1, 0), limit])
+                 t.game_id, t.round_no""", [*params, bound, bound - MAX_RANK, bound, limit])
 
 
 def carried_per_game(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:

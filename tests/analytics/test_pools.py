@@ -104,3 +104,23 @@ def test_pool_distribution_of_finished_classic_games_only(tmp_path):
         assert got.rows() == counted
         events = tuple(r[0] for r in con.sql("SELECT DISTINCT event FROM games").fetchall())
         assert pool_distribution(con, Filters(events=events)).equals(got)
+
+
+def test_largest_pools_finds_a_king_with_nothing_carried(tmp_path):
+    """A pool of the highest prize alone (carried_in = bound - MAX_RANK): the rounds' scan
+    that drops rounds carrying in too little keeps it."""
+    import duckdb
+
+    from gops_records.importer import import_paths
+
+    names = ["A", *map(str, range(2, 11)), "J", "Q", "K"]
+    rounds = " ".join(f"{i}. {names[i - 1]} {names[i - 1]} {names[i % 13]}"
+                      for i in range(1, 14))
+    (tmp_path / "k.gops").write_text(f'[Event "K"] [A "Ann"] [B "Bob"] [Cards "13"]\n'
+                                     f"{rounds}\n*\n", encoding="utf-8")
+    import_paths([tmp_path / "k.gops"], tmp_path / "k.duckdb")
+    with duckdb.connect(str(tmp_path / "k.duckdb"), read_only=True) as con:
+        assert con.sql("SELECT max(carried_in) FROM rounds").fetchall() == [(0,)]
+        top = largest_pools(con, Filters(), limit=1)  # the bound: this game's max_pool, 13
+        assert top.select("round_no", "pool_value", "pool_cards", "winner").rows() == [
+            (13, 13, "13", "Ann")]
