@@ -9,6 +9,7 @@ so the model, the evaluation and the habits work on whole columns at once.
 from __future__ import annotations
 
 import difflib
+import functools
 from dataclasses import dataclass
 
 import duckdb
@@ -260,20 +261,21 @@ class Situations:
     def games(self) -> int:
         return len(self.game_ids)
 
-    @property
+    # made once (the model, the habits and the scores all read them), read-only
+    @functools.cached_property
     def hand_size(self) -> np.ndarray:
-        return self.hand.sum(axis=1)
+        return _frozen(self.hand.sum(axis=1))
 
-    @property
+    @functools.cached_property
     def prize_index(self) -> np.ndarray:
         """How many of the prizes still to be won (this one included) are below the prize."""
         below = np.arange(1, MAX_RANK + 1)[None, :] < self.prize[:, None]
-        return (self.upcoming & below).sum(axis=1)
+        return _frozen((self.upcoming & below).sum(axis=1))
 
-    @property
+    @functools.cached_property
     def prizes_left(self) -> np.ndarray:
         """How many prizes are still to be won, this one included."""
-        return self.upcoming.sum(axis=1) + 1
+        return _frozen(self.upcoming.sum(axis=1) + 1)
 
     def take(self, rows: np.ndarray) -> Situations:
         """The situations at ``rows`` (a boolean mask or an index array)."""
@@ -314,6 +316,11 @@ def _per_run(column: pl.Series) -> np.ndarray:
     value): one Python string per run, not per row."""
     values = np.asarray(column.rle().struct.field("value").to_list(), dtype=object)
     return values[column.rle_id().to_numpy()]
+
+
+def _frozen(values: np.ndarray) -> np.ndarray:
+    values.flags.writeable = False
+    return values
 
 
 def _ints(frame: pl.DataFrame, column: str) -> np.ndarray:

@@ -17,7 +17,6 @@ of one game go together): the game-clustered interval of
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -196,15 +195,26 @@ class _Bids:
     index: np.ndarray      # 0-based position of the bid in the hand
     holds: np.ndarray      # (n, 13) hand mask
     cards: np.ndarray      # N
+    held: np.ndarray       # (n, 14): column c = how many cards of rank <= c it holds
+
+    @classmethod
+    def of(cls, s: Situations) -> _Bids:
+        held = np.zeros((len(s), MAX_RANK + 1), dtype=np.int64)
+        np.cumsum(s.hand, axis=1, out=held[:, 1:])
+        return cls(s, s.hand_size, _upto(held, s.bid) - 1, s.hand, s.cards, held)
 
     def has(self, card: np.ndarray) -> np.ndarray:
         ok = (card >= 1) & (card <= MAX_RANK)
         return ok & self.holds[np.arange(len(card)), np.clip(card, 1, MAX_RANK) - 1]
 
-    def count(self, test: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
-        """How many cards in each hand satisfy ``test(card_matrix)``."""
-        ranks = np.arange(1, MAX_RANK + 1)[None, :]
-        return (self.holds & test(ranks)).sum(axis=1)
+    def upto(self, card: np.ndarray) -> np.ndarray:
+        """How many cards of rank ``card`` or below each hand holds (any integer card)."""
+        return _upto(self.held, card)
+
+
+def _upto(held: np.ndarray, card: np.ndarray) -> np.ndarray:
+    """Column ``card`` (clipped to 0..13) of each row of ``held``."""
+    return held.take(np.arange(len(card)) * (MAX_RANK + 1) + np.clip(card, 0, MAX_RANK))
 
 
 def _bid_tests(b: _Bids) -> list[Test]:
@@ -212,9 +222,9 @@ def _bid_tests(b: _Bids) -> list[Test]:
     prize, bid = s.prize, s.bid
     two = h >= 2
     one_card = 1.0 / np.maximum(h, 1)
-    above = b.count(lambda r: r > prize[:, None])
-    below = b.count(lambda r: r < prize[:, None])
-    near = b.count(lambda r: np.abs(r - prize[:, None]) <= 1)
+    above = h - b.upto(prize)
+    below = b.upto(prize - 1)
+    near = b.upto(prize + 1) - b.upto(prize - 2)
     third = np.minimum(2, (3 * s.prize_index) // np.maximum(s.prizes_left, 1))
     n = int(np.bincount(s.cards).argmax()) if len(s) else MAX_RANK
     big = np.ceil(0.75 * s.cards)
@@ -293,9 +303,7 @@ def _top_name(n: int) -> str:
 
 def candidate_tests(s: Situations) -> list[Test]:
     """Every habit looked for, counted on ``s`` (before any testing)."""
-    size = s.hand_size
-    index = np.cumsum(s.hand, axis=1)[np.arange(len(s)), s.bid - 1] - 1
-    return _bid_tests(_Bids(s, size, index, s.hand, s.cards)) + _game_tests(s)
+    return _bid_tests(_Bids.of(s)) + _game_tests(s)
 
 
 def find_habits(s: Situations, alpha: float = ALPHA, margin: float = MARGIN,
