@@ -62,7 +62,8 @@ numbered AS (
     FROM (SELECT * FROM joined WHERE classic
           ORDER BY date DESC NULLS LAST, game_id LIMIT $max_games)
 )
-SELECT n.game_no, n.variant_games, n.game_id, n.date, n.my_seat AS seat, n.cards, n.tie_rule,
+SELECT n.game_no, n.variant_games, n.game_id, n.date, n.my_seat AS seat,
+       (ascii(n.my_seat) - 65)::TINYINT AS seat_no, n.cards, n.tie_rule,
        n.n_players, n.prize_order, r.round_no, r.prize, r.pool_value, r.carried_in,
        coalesce(ascii(r.winner_seat) - 65, -1)::TINYINT AS winner,
        r.bid_a, r.bid_b, r.bid_c, r.bid_d
@@ -110,7 +111,7 @@ def _situation_columns(rounds: pl.DataFrame) -> dict[str, np.ndarray]:
     score = [before(np.cumsum(grid(np.where(winner == i, pool, 0)), axis=1))
              for i in range(len(_SEATS))]
     revealed = np.bitwise_or.accumulate(grid(bits("prize")), axis=1).reshape(-1)[at]
-    seat = np.searchsorted(np.array(list(_SEATS)), rounds["seat"].to_numpy())
+    seat = rounds["seat_no"].to_numpy().astype(np.int64)   # 0 = A .. 3 = D
     cards = rounds["cards"].to_numpy().astype(np.int64)
     n_players = rounds["n_players"].to_numpy().astype(np.int64)
     deck = np.left_shift(np.left_shift(1, cards) - 1, 1)
