@@ -256,9 +256,43 @@ def final_ties(con: duckdb.DuckDBPyConnection, f: Filters) -> dict:
     # discard games, whose unclaimed points also count earlier ties, and open-prize games,
     # whose unclaimed points also count the pile, need their last round read: the prize
     # cards on offer then (the pool, or the row), summed.
+    # One pass over the kept games answers it all when no game needs its last round read
+    # (none of the discard or open-prize games ended on a tie); else the rounds are read.
     scope, params = games_cte(f, "g.game_id, g.rounds_played, g.unclaimed, g.finished, "
                                  "g.tie_mask, g.tie_rule, g.open_prizes")
     row = run(con, f"""WITH {scope},
+        marked AS (
+            SELECT finished, unclaimed,
+                   finished AND (tie_mask >> (rounds_played - 1)) & 1 = 1 AS ended_tied,
+                   tie_rule = 'discard' OR open_prizes IS NOT NULL AS read_last
+            FROM fg
+        )
+        SELECT count(*) FILTER (finished) AS games,
+               count(*) FILTER (ended_tied AND NOT read_last) AS ending_on_tie,
+               avg(unclaimed) FILTER (finished) AS mean_unclaimed,
+               avg(unclaimed) FILTER (ended_tied AND NOT read_last) AS mean_pool_left,
+               count(*) FILTER (ended_tied AND read_last) AS to_read
+        FROM marked""", params).row(0, named=True)
+    if row["to_read"]:
+        row = _final_ties_reading_rounds(con, f)
+    games, tied = int(row["games"]), int(row["ending_on_tie"])
+    return {
+        "games": games,
+        "games_ending_on_tie": tied,
+        "rate": tied / games if games else None,
+        "ci": wilson(tied, games) if games else (None, None),
+        "mean_unclaimed": row["mean_unclaimed"],
+        "mean_pool_left": row["mean_pool_left"],
+    }
+
+
+def _final_ties_reading_rounds(con: duckdb.DuckDBPyConnection, f: Filters) -> dict:
+    """:func:`final_ties`' counts and means (games, ending_on_tie, mean_unclaimed,
+    mean_pool_left), the last round of each discard or open-prize game that ended on a
+    tie read from the rounds."""
+    scope, params = games_cte(f, "g.game_id, g.rounds_played, g.unclaimed, g.finished, "
+                                 "g.tie_mask, g.tie_rule, g.open_prizes")
+    return run(con, f"""WITH {scope},
         ended_tied AS (
             SELECT game_id, rounds_played, tie_rule, unclaimed, open_prizes FROM fg
             WHERE finished AND (tie_mask >> (rounds_played - 1)) & 1 = 1
@@ -281,12 +315,3 @@ def final_ties(con: duckdb.DuckDBPyConnection, f: Filters) -> dict:
                (SELECT avg(unclaimed) FROM fg WHERE finished) AS mean_unclaimed,
                (SELECT avg(pool_value) FROM last_tied) AS mean_pool_left
         """, params).row(0, named=True)
-    games, tied = int(row["games"]), int(row["ending_on_tie"])
-    return {
-        "games": games,
-        "games_ending_on_tie": tied,
-        "rate": tied / games if games else None,
-        "ci": wilson(tied, games) if games else (None, None),
-        "mean_unclaimed": row["mean_unclaimed"],
-        "mean_pool_left": row["mean_pool_left"],
-    }

@@ -93,3 +93,30 @@ def test_final_ties(con):
     assert out["mean_pool_left"] == pytest.approx(4.0)
     carry = final_ties(con, Filters(tie_rule="carry"))
     assert (carry["games"], carry["games_ending_on_tie"], carry["mean_pool_left"]) == (3, 0, None)
+
+
+def test_final_ties_without_reading_rounds_agrees_with_reading_them(tmp_path):
+    """Carry games of one prize a round that ended on a tie left their last pool unclaimed:
+    final_ties takes it from games.unclaimed in one pass over the games, the same as
+    reading the last rounds."""
+    import duckdb
+
+    from gops_records.analytics.ties import _final_ties_reading_rounds
+    from gops_records.importer import import_paths
+    from gops_records.notation import write_games
+    from gops_records.rules import RuleProfile
+    from gops_records.simulate import simulate
+
+    records = [*simulate(80, 11), *simulate(20, 12, RuleProfile(cards=5, players=3))]
+    (tmp_path / "c.gops").write_text(write_games(records), encoding="utf-8")
+    import_paths([tmp_path / "c.gops"], tmp_path / "c.duckdb")
+    with duckdb.connect(str(tmp_path / "c.duckdb"), read_only=True) as con:
+        players = con.sql("SELECT DISTINCT player FROM game_players ORDER BY 1").fetchall()
+        some = tuple(p for (p,) in players[:4])
+        for f in (Filters(), Filters(players=some), Filters(n_players=3)):
+            got = final_ties(con, f)
+            assert got["games_ending_on_tie"] > 0, f
+            read = _final_ties_reading_rounds(con, f)
+            assert (got["games"], got["games_ending_on_tie"], got["mean_unclaimed"],
+                    got["mean_pool_left"]) == (read["games"], read["ending_on_tie"],
+                                               read["mean_unclaimed"], read["mean_pool_left"])
