@@ -79,8 +79,10 @@ def buckets(prize_index: np.ndarray, prizes_left: np.ndarray, pool_value: np.nda
             cards: np.ndarray) -> np.ndarray:
     """Bucket number 4 * prize third + pool size, 0..11 (see the module docstring)."""
     third = np.minimum(2, (3 * prize_index) // np.maximum(prizes_left, 1))
-    size = np.select([pool_value < np.ceil(cards / 2), pool_value < np.ceil(0.75 * cards),
-                      pool_value <= cards], [0, 1, 2], default=3)
+    # the pool's size is how many of the rising thresholds N/2, 3N/4 (rounded up) and
+    # N + 1 it reaches: small 0, medium 1, big 2, huge 3
+    size = ((pool_value >= np.ceil(cards / 2)).astype(np.int64)
+            + (pool_value >= np.ceil(0.75 * cards)) + (pool_value > cards))
     return len(POOL_SIZES) * third + size
 
 
