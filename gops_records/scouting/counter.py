@@ -29,7 +29,7 @@ import numpy as np
 from gops_records.analytics.stats import t95
 from gops_records.cards import MAX_RANK
 from gops_records.rules import RuleProfile
-from gops_records.scouting.model import Board, ModelStack, OpponentModel, encode
+from gops_records.scouting.model import Board, ModelStack, OpponentModel, encode, key_groups
 from gops_records.scouting.play import (
     Reply,
     Table,
@@ -234,11 +234,10 @@ class CounterBidder:
         else:
             # games in the same situation against the same model plan alike: plan each
             # situation once (in the first round most games are in one of 13 per model)
-            state = np.concatenate([self.model_of_game[rows][:, None], table.prize[rows][:, None],
-                                    table.pool_value[rows][:, None],
-                                    np.packbits(table.hands[rows], axis=2).reshape(len(rows), -1),
-                                    np.packbits(table.upcoming[rows], axis=1)], axis=1)
-            _, first, same = np.unique(state, axis=0, return_index=True, return_inverse=True)
+            hands = _masks(table.hands[rows])
+            first, same = same_rows([self.model_of_game[rows], table.prize[rows],
+                                     table.pool_value[rows], hands[:, 0], hands[:, 1],
+                                     _masks(table.upcoming[rows])])
             once = rows[first]
             gain, cards, current = margin_tables(self.models, self.model_of_game[once],
                                                  table, once)
@@ -250,6 +249,26 @@ class CounterBidder:
         kind = kinds(choice, table.prize[rows], lowest, highest, size)
         np.add.at(self.tally, (self.model_of_game[rows], kind), 1)
         return choice
+
+
+def _masks(cards: np.ndarray) -> np.ndarray:
+    """Card masks (..., 13) as integers (bit r - 1 = card r)."""
+    packed = np.packbits(cards, axis=-1, bitorder="little")        # (..., 2) bytes
+    return packed.view("<u2")[..., 0].astype(np.int64)
+
+
+def same_rows(columns: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Rows equal in every column (non-negative integers), grouped as np.unique(axis=0)
+    groups them (:func:`~gops_records.scouting.model.key_groups`: one row of each group,
+    each row's group) through one integer key: the columns in mixed radix, the key ranked
+    down first should the next column overflow it."""
+    key = np.zeros(len(columns[0]), dtype=np.int64)
+    for column in columns:
+        width = int(column.max()) + 1 if len(column) else 1
+        if (int(key.max()) + 1 if len(key) else 1) * width >= 1 << 62:
+            key = np.unique(key, return_inverse=True)[1].reshape(-1)
+        key = key * width + column
+    return key_groups(key)
 
 
 def best_reply(model: OpponentModel, prize: int, pool_value: int, hand: list[int],

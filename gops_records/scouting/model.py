@@ -147,15 +147,21 @@ class PresentGroups:
         # cores (the sums of distinct powers of two are exact either way)
         key = (np.einsum("ij,j->i", present, powers).astype(np.int64)
                + (bucket.astype(np.int64) << width))
-        # np.unique's inverse by one unstable sort: any member stands for its group
-        order = np.argsort(key)
-        ordered = key[order]
-        starts = np.ones(len(key), dtype=bool)
-        starts[1:] = ordered[1:] != ordered[:-1]
-        group = np.empty(len(key), dtype=np.int64)
-        group[order] = np.cumsum(starts) - 1
-        first = order[starts]
+        first, group = key_groups(key)
         return cls(group, present.take(first, axis=0), bucket[first])
+
+
+def key_groups(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Equal keys grouped, numbered in the order of the keys as np.unique numbers them: one
+    index of each group (any member, not always the first: one unstable sort) and each
+    key's group."""
+    order = np.argsort(key)
+    ordered = key[order]
+    starts = np.ones(len(key), dtype=bool)
+    starts[1:] = ordered[1:] != ordered[:-1]
+    group = np.empty(len(key), dtype=np.int64)
+    group[order] = np.cumsum(starts) - 1
+    return order[starts], group
 
 
 @dataclass(frozen=True)
