@@ -12,7 +12,12 @@ replaced, kept here verbatim as the reference.
   group of equal rows): the same probabilities and models, bit for bit;
 - the counter's simulations (equal situations planned once): the same games, gains,
   intervals, shares and fold exploits;
-- the saddlepoint tail of a habit's p-value: its bisection stops once it stops changing.
+- the saddlepoint tail of a habit's p-value: its bisection stops once it stops changing;
+- the speed-ups of issue 12, each bit for bit: the leave-one-out's groups (one sort, not
+  np.unique), equal planning states grouped by one integer key, the pool-size buckets
+  (thresholds counted, not np.select), the predictions (a zero column for the cards not
+  held, no mask), the counter's margins (flat gathers), the habits' counts (one running
+  count of the hand) and the chart's sums (one bincount, not np.add.at).
 """
 
 from __future__ import annotations
@@ -486,3 +491,203 @@ def test_the_saddlepoint_tail_stops_where_it_stopped_changing():
         k = int(rng.integers(0, counts.sum() + 2))
         assert saddlepoint_tail(k, values, counts) == reference_saddlepoint_tail(
             k, values, counts)
+
+
+# -- the speed-ups of issue 12 (each against the code it replaced) ------------------------------
+
+
+def reference_present_groups(bucket: np.ndarray, present: np.ndarray):
+    """PresentGroups.of as it was: a BLAS product for the key, np.unique's stable sort."""
+    powers = np.left_shift(1, np.arange(present.shape[1])).astype(float)
+    key = (present @ powers).astype(np.int64) + (bucket.astype(np.int64) << present.shape[1])
+    _, first, group = np.unique(key, return_index=True, return_inverse=True)
+    return group.reshape(-1), present[first], bucket[first]
+
+
+def test_leave_one_out_groups_as_np_unique_made_them(studied):
+    for _, enc, _ in studied.values():
+        for view in VIEWS:
+            got = scout_model.PresentGroups.of(enc.bucket, enc.present[view])
+            group, present, bucket = reference_present_groups(enc.bucket, enc.present[view])
+            assert got.group.dtype == group.dtype and np.array_equal(got.group, group)
+            assert np.array_equal(got.present, present) and np.array_equal(got.bucket, bucket)
+            assert len(np.unique(group)) < len(group)       # some bids do share a group
+
+
+def test_key_groups_and_same_rows_group_as_np_unique():
+    rng = np.random.default_rng(12)
+    for size in (0, 1, 2, 50, 3000):
+        key = rng.integers(0, max(size // 3, 1), size)
+        first, group = scout_model.key_groups(key)
+        _, expected = np.unique(key, return_inverse=True)
+        assert np.array_equal(group, expected.reshape(-1))
+        assert np.array_equal(key[first], np.unique(key))     # one member of each group
+        columns = [rng.integers(0, 3, size), rng.integers(0, 1 << 13, size) // 4096,
+                   rng.integers(0, 1 << 40, size) // (1 << 39), rng.integers(0, 2, size)]
+        rows = np.stack(columns, axis=1) if size else np.zeros((0, 4), dtype=np.int64)
+        first, group = counter.same_rows(columns)
+        _, index, expected = np.unique(rows, axis=0, return_index=True, return_inverse=True)
+        assert np.array_equal(group, expected.reshape(-1))      # 60 bits of key: no overflow
+        assert np.array_equal(rows[first], rows[index])
+    # columns whose radix product passes 2^62 are ranked down first: still exact
+    wide = [rng.integers(0, 1 << 40, 400) // (1 << 38) for _ in range(4)]
+    wide.insert(1, rng.integers(0, 1 << 40, 400))
+    rows = np.stack(wide, axis=1)
+    first, group = counter.same_rows(wide)
+    _, expected = np.unique(rows, axis=0, return_inverse=True)
+    assert np.array_equal(group, expected.reshape(-1))
+    assert np.array_equal(rows[first], np.unique(rows, axis=0))
+
+
+def reference_buckets(prize_index, prizes_left, pool_value, cards):
+    third = np.minimum(2, (3 * prize_index) // np.maximum(prizes_left, 1))
+    size = np.select([pool_value < np.ceil(cards / 2), pool_value < np.ceil(0.75 * cards),
+                      pool_value <= cards], [0, 1, 2], default=3)
+    return 4 * third + size
+
+
+def test_buckets_as_np_select_made_them():
+    rng = np.random.default_rng(4)
+    cards = rng.integers(1, MAX_RANK + 1, 5000)
+    pool = rng.integers(0, 100, 5000)
+    left = rng.integers(1, MAX_RANK + 1, 5000)
+    index = rng.integers(0, MAX_RANK, 5000) % left
+    got, expected = buckets(index, left, pool, cards), reference_buckets(index, left, pool, cards)
+    assert got.dtype == expected.dtype and np.array_equal(got, expected)
+    assert set(np.unique(got % 4)) == {0, 1, 2, 3}
+
+
+def reference_predict(stack, enc: Encoded, model: np.ndarray) -> np.ndarray:
+    """ModelStack.predict as it was: each view's frequencies read with the code clipped
+    by the hand mask, the cards not held masked out."""
+    hand = enc.hand
+    w = stack.mixture[model]
+    out = w[:, :1] * hand / enc.hand_size[:, None]
+    row = (model * scout_model.N_BUCKETS + enc.bucket)[:, None]
+    for k, view in enumerate(VIEWS, start=1):
+        freq = stack.freq[view][:, :, 1:]                 # without the zero column
+        weights = freq.reshape(-1).take(row * N_CODES[view] + enc.codes[view])
+        per_card = np.where(hand, weights, 0.0)
+        if view != "offset":
+            per_card /= np.maximum(enc.mult[view], 1)
+        z = per_card.sum(axis=1, keepdims=True)
+        uniform = hand / hand.sum(axis=1, keepdims=True)
+        out += w[:, k:k + 1] * np.where(z > 0, per_card / np.where(z > 0, z, 1.0), uniform)
+    return out
+
+
+def test_predictions_as_the_masked_reads_made_them(studied):
+    for s, enc, _ in studied.values():
+        cv = held_out(s, 5, 0, enc)
+        stack = scout_model.ModelStack.of(cv.models)
+        fold = np.arange(len(s)) % len(cv.models)
+        assert np.array_equal(stack.predict(enc, fold), reference_predict(stack, enc, fold))
+        for board in (_random_boards(random.Random(3), 13, 400),
+                      _random_boards(random.Random(4), 7, 400)):
+            small = encode(board, fitting=False)
+            which = np.arange(len(small)) % len(cv.models)
+            assert np.array_equal(stack.predict(small, which),
+                                  reference_predict(stack, small, which))
+
+
+def reference_margin_tables(models, model, table, rows):
+    """margin_tables as it was: the cumulative probabilities read with take_along_axis."""
+    count = len(rows)
+    n = table.profile.cards
+    prize, pool = table.prize[rows], table.pool_value[rows]
+    left = table.upcoming[rows].copy()
+    left[np.arange(count), prize - 1] = True
+    h = int(left[0].sum()) if count else 0
+    prizes = np.nonzero(left)[1].reshape(count, h) + 1
+    current = np.argmax(prizes == prize[:, None], axis=1)
+    values = np.where(np.arange(h)[None, :] == current[:, None], pool[:, None], prizes)
+    opponent = np.repeat(table.hands[rows, 1], h, axis=0)
+    board = Board(opponent, prizes.ravel(), values.ravel(), np.full(count * h, n),
+                  np.tile(np.arange(h), count), np.full(count * h, h))
+    probs = models.predict(encode(board, fitting=False), np.repeat(model, h))
+    probs = probs.reshape(count, h, MAX_RANK)
+    cum = np.cumsum(probs, axis=2)
+    cards = np.nonzero(table.hands[rows, 0])[1].reshape(count, h) + 1
+    at = np.broadcast_to(cards[:, None, :], (count, h, h))
+    below = np.where(at >= 2, np.take_along_axis(cum, np.maximum(at - 2, 0), axis=2), 0.0)
+    tie = np.take_along_axis(probs, at - 1, axis=2)
+    above = cum[:, :, -1:] - below - tie
+    margin = values[:, :, None] * (below - above)
+    return margin.transpose(0, 2, 1), cards, current
+
+
+def reference_bidder_before_issue_12(self, table, rows, rng):
+    """CounterBidder.__call__ with equal situations found by np.unique over rows and
+    planned by the old margin tables and assignment."""
+    hand = table.hands[rows, 0]
+    size = hand.sum(axis=1)
+    if int(size[0]) == 1:
+        choice = np.argmax(hand, axis=1) + 1
+    else:
+        state = np.concatenate([self.model_of_game[rows][:, None], table.prize[rows][:, None],
+                                table.pool_value[rows][:, None],
+                                np.packbits(table.hands[rows], axis=2).reshape(len(rows), -1),
+                                np.packbits(table.upcoming[rows], axis=1)], axis=1)
+        _, first, same = np.unique(state, axis=0, return_index=True, return_inverse=True)
+        once = rows[first]
+        gain, cards, current = reference_margin_tables(self.models, self.model_of_game[once],
+                                                       table, once)
+        plan = reference_assign_max(gain)
+        planned = cards[np.arange(len(once)), np.argmax(plan == current[:, None], axis=1)]
+        choice = planned[same.reshape(-1)]
+    lowest = np.argmax(hand, axis=1) + 1
+    highest = MAX_RANK - np.argmax(hand[:, ::-1], axis=1)
+    kind = counter.kinds(choice, table.prize[rows], lowest, highest, size)
+    np.add.at(self.tally, (self.model_of_game[rows], kind), 1)
+    return choice
+
+
+def test_counter_simulations_as_before_issue_12(studied, monkeypatch):
+    for s, enc, profile in studied.values():
+        cv = held_out(s, 5, 1, enc)
+        model = OpponentModel.fit(s, enc)
+        new = counter_strategy(model, profile, 150, 1, cv.models, fold_games=50)
+        with monkeypatch.context() as m:
+            m.setattr(counter.CounterBidder, "__call__", reference_bidder_before_issue_12)
+            old = counter_strategy(model, profile, 150, 1, cv.models, fold_games=50)
+        assert new == old and new.played == old.played
+        assert new.played                                   # the counter did plan and bid
+
+
+def reference_bid_counts(s: Situations):
+    """The habits' counts as they were: each test's cards counted over the hand."""
+    ranks = np.arange(1, MAX_RANK + 1)[None, :]
+    prize = s.prize[:, None]
+
+    def count(test):
+        return (s.hand & test(ranks)).sum(axis=1)
+
+    index = np.cumsum(s.hand, axis=1)[np.arange(len(s)), s.bid - 1] - 1
+    return (count(lambda r: r > prize), count(lambda r: r < prize),
+            count(lambda r: np.abs(r - prize) <= 1), index)
+
+
+def test_habit_counts_as_counted_over_the_hand(studied):
+    from gops_records.scouting.habits import _Bids
+    for s, _, _ in studied.values():
+        b = _Bids.of(s)
+        above, below, near, index = reference_bid_counts(s)
+        assert np.array_equal(b.size - b.upto(s.prize), above)
+        assert np.array_equal(b.upto(s.prize - 1), below)
+        assert np.array_equal(b.upto(s.prize + 1) - b.upto(s.prize - 2), near)
+        assert b.index.dtype == index.dtype and np.array_equal(b.index, index)
+
+
+def test_predicted_bids_summed_as_np_add_at(studied):
+    from gops_records.scouting.report import predicted_bid_by_prize
+    for s, enc, _ in studied.values():
+        model = OpponentModel.fit(s, enc)
+        got = predicted_bid_by_prize(model, s, encoded=enc)
+        n = int(s.cards.max())
+        probs = model.predict(enc)[:, :n]
+        sums = np.zeros((n + 1, n))
+        np.add.at(sums, s.prize, probs)
+        counts = np.bincount(s.prize, minlength=n + 1)[1:n + 1]
+        seen = np.flatnonzero(counts) + 1
+        expected = (sums[seen] / counts[seen - 1][:, None]).ravel()
+        assert np.array_equal(got["probability"].to_numpy(), expected)   # bit for bit
