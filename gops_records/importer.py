@@ -39,7 +39,7 @@ from gops_records.roundlogs import (  # noqa: F401  (find_long_line, MAX_LINE_BY
     round_log_games,
 )
 from gops_records.sources import decode, find_files, read_regular_file, source_name
-from gops_records.store import source_files
+from gops_records.store import bid_groups, source_files
 from gops_records.store.db import connect, scalar, write_failure
 from gops_records.store.loader import KnownGames, LoadCounts, batch_game_ids, load_frames
 from gops_records.store.source_files import FileRead, file_sha256, reader_of
@@ -138,6 +138,7 @@ def import_paths(paths: Iterable[str | Path], db: str | Path | None = None, *,
             _import_file(con, path, summary, known, pending, earlier, encoding=encoding,
                          progress=progress, batch_games=batch_games, reparse=reparse)
         pending.flush()
+        bid_groups.merge_import(con, summary.import_id)
         if summary.files_unchanged:
             summary.notes.append(
                 f"{summary.files_unchanged} of {summary.files} files unchanged since an earlier "

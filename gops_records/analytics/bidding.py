@@ -11,15 +11,18 @@ a round and the prize is the card shown), whatever the filters: a game of bids o
 cards or of open prizes is left out (:meth:`Filters.only` with :data:`CLASSIC`), and a filter
 on such a variant reads no bids.
 
-Each function runs one query for the player's bids (one row each, as stored), adds the
-hand facts in numpy and groups the bids by everything the five frames tell apart (a few
-thousand groups at most); the frames are summed from those groups in polars.
+Each function groups the player's bids by everything the five frames tell apart (a few
+thousand groups at most; :mod:`gops_records.analytics.hand_facts`) and sums the frames
+from those groups in polars. When the filters keep all of the player's classic games
+(none, or only this player), the groups are read as the loader kept them, import by
+import (``player_bid_groups``, ``player_bid_clusters``); otherwise one query fetches the
+player's bids (one row each, as stored) and the hand facts are added in numpy.
 :func:`player_bidding` computes all five from one such pass.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import replace
 
 import duckdb
 import numpy as np
@@ -27,9 +30,16 @@ import polars as pl
 
 from gops_records.analytics.filters import CLASSIC, Filters, games_cte
 from gops_records.analytics.stats import CLUSTER_SUMS, design_effect_expr, wilson_deff_exprs
+from gops_records.hand_facts import (
+    DEFAULT_BUCKETS,
+    UNIFORM_UNIT,
+    HandFacts,
+    cluster_frame,
+    group_frame,
+)
+from gops_records.store.bid_groups import has_stored_groups, stored_groups
 
 HABITS = ("exact_prize", "prize_plus_one", "highest_remaining", "lowest_remaining")
-MAX_CARDS = 15  # a game's cards (13 at most) as a row index, with room to spare
 PHASES = ("all", "early", "middle", "late")
 POOLS = ("carried pool", "single prize")
 
@@ -55,277 +65,56 @@ _BIDS = """{scope},
     FROM rounds r JOIN seats s USING (game_id)"""
 
 
-@dataclass(frozen=True)
-class _HandFacts:
-    """Every bid of the player with what their hand held, as numpy columns (one per bid).
-
-    hand_size  cards in hand before the bid (= prizes still to come, this one included)
-    forced     hand_size = 1: the last card, no choice
-    below_bid  cards in hand lower than the bid (0 = lowest card, hand_size-1 = highest)
-    below_prize  unrevealed prizes lower than this prize
-    has_prize, has_prize1  whether the player still held a card equal to prize / prize+1
-    phase      1 early, 2 middle, 3 late: ceil(3 * round_no / cards)
-    sampled    the bid is in one of the (game, seat) parts the design effect is measured
-               on (the first :data:`DEFF_GAMES` of them in game-id order)
-    """
-
-    game_no: np.ndarray
-    bid: np.ndarray
-    prize: np.ndarray
-    carried_in: np.ndarray
-    pool_value: np.ndarray
-    hand_size: np.ndarray
-    forced: np.ndarray
-    below_bid: np.ndarray
-    below_prize: np.ndarray
-    has_prize: np.ndarray
-    has_prize1: np.ndarray
-    phase: np.ndarray
-    sampled: np.ndarray
-
-    @classmethod
-    def read(cls, con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> _HandFacts:
-        """The player's bids in the classic games ``f`` keeps (one query, then numpy)."""
-        classic = f.only(CLASSIC)
-        if classic is None:  # the filters keep other variants only
-            return cls.of(*(np.zeros(0, dtype=np.int64) for _ in range(7)))
-        scope, params = games_cte(classic, "g.game_id, g.cards")
-        table = con.sql(f"WITH {_BIDS.format(scope=scope)}",
-                        params=[*params, player]).arrow().read_all()
-        cols = {name: table.column(name).to_numpy().astype(np.int64)
-                for name in ("slot", "round_no", "bid", "prize", "carried_in")}
-        slot = cols.pop("slot")
-        key = slot >> 4                      # game * 4 + seat: one per (game, seat)
-        seen = np.zeros(int(key.max()) + 1 if len(key) else 0, dtype=bool)
-        seen[key] = True
-        part = (np.cumsum(seen) - 1)[key]    # the (game, seat) pairs numbered 0.. in order
-        return cls.of(part=part, game_no=slot >> 6, cards=slot & 15, **cols)
-
-    @classmethod
-    def of(cls, part: np.ndarray, game_no: np.ndarray, cards: np.ndarray,
-           round_no: np.ndarray, bid: np.ndarray, prize: np.ndarray,
-           carried_in: np.ndarray) -> _HandFacts:
-        """The facts from the stored columns (one row per part and round, in any order).
-
-        The rows are laid out as a (parts, rounds) grid, so each bid's cards spent and
-        prizes shown before it are running sums along its part's row (a card is spent
-        once and a prize shown once, so the sum of the bits is their union).
-        """
-        parts = int(part.max()) + 1 if len(part) else 0
-        width = int(round_no.max()) if len(part) else 1
-        at = part * width + (round_no - 1)
-
-        # one scatter for the three columns: bid and prize in 8 bits each, carried above
-        if len(part) and (max(int(bid.max()), int(prize.max())) > 0xFF
-                          or int(carried_in.max()) > 0xFFFF or min(int(bid.min()),
-                                                                   int(prize.min())) < 0):
-            raise ValueError("bids and prizes must be 0..255 and carried values 0..65535")
-        packed = np.zeros(parts * width, dtype=np.int64)
-        packed[at] = bid | (prize << 8) | (carried_in << 16) | (1 << 62)   # bit 62: held
-        packed = packed.reshape(parts, width)
-        held = packed != 0
-        every = bool(held.all())
-        # small integers (cards, prizes, ranks) in 16 bits, the card masks in 64: the
-        # million-bid passes below move a quarter of the bytes
-        b = (packed & 0xFF).astype(np.int16)
-        p = ((packed >> 8) & 0xFF).astype(np.int16)
-        c = ((packed >> 16) & 0xFFFF).astype(np.int16)
-        n = np.zeros(parts, dtype=np.int16)
-        n[part] = cards
-        games = np.zeros(parts, dtype=np.int64)
-        games[part] = game_no
-        bid_bit = np.left_shift(1, b, dtype=np.int64)
-        prize_bit = np.left_shift(1, p, dtype=np.int64)
-        if not every:  # rounds never played (unfinished games) add nothing
-            bid_bit[~held] = 0
-            prize_bit[~held] = 0
-        spent = np.cumsum(bid_bit, axis=1) - bid_bit
-        shown = np.cumsum(prize_bit, axis=1) - prize_bit
-        cards_of = n[:, None]
-        # hand size and phase depend on the game's cards and the round only: one row of
-        # each per number of cards, picked per part
-        rounds = np.arange(1, width + 1, dtype=np.int16)[None, :]
-        decks = np.arange(MAX_CARDS + 1, dtype=np.int16)[:, None]
-        hand_size = (decks - rounds + 1)[n]
-        phase = np.ceil(3.0 * rounds / np.maximum(decks, 1)).astype(np.int16)[n]
-        facts = {
-            "game_no": np.broadcast_to(games[:, None], held.shape), "bid": b, "prize": p,
-            "carried_in": c, "pool_value": c + p, "hand_size": hand_size,
-            "forced": hand_size == 1,
-            "below_bid": b - 1 - np.bitwise_count(spent & (bid_bit - 1)),
-            "below_prize": p - 1 - np.bitwise_count(shown & (prize_bit - 1)),
-            "has_prize": (np.right_shift(spent, p) & 1) == 0,
-            "has_prize1": (p < cards_of) & ((np.right_shift(spent, p + 1) & 1) == 0),
-            "phase": phase,
-            "sampled": np.broadcast_to((np.arange(parts) < DEFF_GAMES)[:, None], held.shape)}
-        keep = held.reshape(-1)
-        return cls(**{name: (np.broadcast_to(v, held.shape).reshape(-1) if every
-                             else np.broadcast_to(v, held.shape).reshape(-1)[keep])
-                      for name, v in facts.items()})
 
 
-def _sql_div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Integer division as SQL does it (truncated towards zero), not numpy's floor."""
-    if (a >= 0).all() and (b > 0).all():
-        return a // b
-    q = np.abs(a) // np.maximum(np.abs(b), 1)
-    return np.where((a < 0) != (b < 0), -q, q)
+def _read_facts(con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> HandFacts:
+    """The player's bids in the classic games ``f`` keeps (one query, then numpy)."""
+    classic = f.only(CLASSIC)
+    if classic is None:  # the filters keep other variants only
+        return HandFacts.empty()
+    scope, params = games_cte(classic, "g.game_id, g.cards")
+    table = con.sql(f"WITH {_BIDS.format(scope=scope)}",
+                    params=[*params, player]).arrow().read_all()
+    cols = {name: table.column(name).to_numpy().astype(np.int64)
+            for name in ("slot", "round_no", "bid", "prize", "carried_in")}
+    slot = cols.pop("slot")
+    key = slot >> 4                      # game * 4 + seat: one per (game, seat)
+    seen = np.zeros(int(key.max()) + 1 if len(key) else 0, dtype=bool)
+    seen[key] = True
+    part = (np.cumsum(seen) - 1)[key]    # the (game, seat) pairs numbered 0.. in order
+    return HandFacts.of(part=part, game_no=slot >> 6, cards=slot & 15, **cols)
 
 
-#: The group columns of :func:`_group_frame`, in order, and their types there.
-_GROUP_KEYS = {"prize": pl.Int32, "bid": pl.Int32, "phase": pl.Int32, "forced": pl.Boolean,
-               "has_prize": pl.Boolean, "has_prize1": pl.Boolean, "highest": pl.Boolean,
-               "lowest": pl.Boolean, "carried": pl.Boolean, "prize_rel_rank": pl.Int32,
-               "bid_rel_rank": pl.Int32}
-
-
-def _rel_rank(below: np.ndarray, h: _HandFacts, buckets: int) -> np.ndarray:
-    """The bucket 1..buckets of a rank fraction below / (hand_size - 1); 0 for forced bids."""
-    span = np.where(h.forced, 1, h.hand_size - 1)
-    scaled = below.astype(np.int32) * buckets
-    return np.where(h.forced, 0, np.minimum(_sql_div(scaled, span), buckets - 1) + 1)
-
-
-def _group_frame(h: _HandFacts, buckets: int) -> pl.DataFrame:
-    """The player's bids grouped by everything the five frames tell apart (a few thousand
-    rows at most: prize x bid x phase x relative ranks x flags, whatever the number of
-    bids), with n, pool_sum and uniform_sum (sum of UNIFORM_UNIT // hand_size) per group.
-    prize_rel_rank and bid_rel_rank are null for forced bids."""
-    keys = [h.prize, h.bid, h.phase, h.forced, h.has_prize, h.has_prize1,
-            h.below_bid == h.hand_size - 1, h.below_bid == 0, h.carried_in > 0,
-            _rel_rank(h.below_prize, h, buckets), _rel_rank(h.below_bid, h, buckets)]
-    uniform = UNIFORM_UNIT // np.maximum(h.hand_size.astype(np.int32), 1)
-    values, sums = _grouped(keys, [None, h.pool_value, uniform])  # None: count the bids
-    frame = pl.DataFrame([pl.Series(name, v, dtype=dtype)
-                          for (name, dtype), v in zip(_GROUP_KEYS.items(), values, strict=True)])
-    unforced = ~pl.col("forced")
-    return frame.with_columns(
-        pl.when(unforced).then(pl.col("prize_rel_rank")).alias("prize_rel_rank"),
-        pl.when(unforced).then(pl.col("bid_rel_rank")).alias("bid_rel_rank"),
-        *(pl.Series(name, s, dtype=pl.Int64)
-          for name, s in zip(("n", "pool_sum", "uniform_sum"), sums, strict=True)))
-
-
-def _grouped(keys: list[np.ndarray], weights: list[np.ndarray | None]
-             ) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """GROUP BY ``keys`` with exact integer sums of ``weights`` (None: the count): each key
-    column's values per group and each weight's sums (groups in key order).
-
-    The keys are numbered in mixed radix (each column's span of values); with a few
-    million numbers or fewer they are counted with bincount (no sort), else sorted.
-    """
-    lows, spans = [], []
-    for column in keys:
-        if column.dtype == bool:
-            low, span = 0, 2
-        else:
-            low = int(column.min()) if len(column) else 0
-            span = (int(column.max()) - low + 1) if len(column) else 1
-        lows.append(low)
-        spans.append(span)
-    total = int(np.prod(spans, dtype=object))
-    key = np.zeros(len(keys[0]), dtype=np.int32 if total < 1 << 31 else np.int64)
-    for column, low, span in zip(keys, lows, spans, strict=True):
-        key *= span
-        key += column
-        if low:
-            key -= low
-    if total <= max(1 << 22, 4 * len(key)):
-        counts = np.bincount(key, minlength=total)
-        present = np.flatnonzero(counts)
-        sums = [counts[present] if w is None else _int_sums(key, w, total)[present]
-                for w in weights]
-    else:
-        present, group = np.unique(key, return_inverse=True)
-        group = group.reshape(-1)
-        sums = [np.bincount(group, minlength=len(present)) if w is None
-                else _int_sums(group, w, len(present)) for w in weights]
-    values, rest = [], present
-    for low, span in zip(reversed(lows), reversed(spans), strict=True):
-        values.append(rest % span + low)
-        rest = rest // span
-    return values[::-1], sums
-
-
-def _int_sums(group: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
-    """Exact integer sums of ``values`` per group (bincount's float sums are exact while
-    every sum stays below 2**53; beyond that, integer adds)."""
-    if len(values) and int(np.abs(values).max()) * len(values) < 1 << 53:
-        return np.bincount(group, weights=values, minlength=size).astype(np.int64)
-    out = np.zeros(size, dtype=np.int64)
-    np.add.at(out, group, values)
-    return out
-
-
-#: (habit or carry figure) -> what counts as a trial and a success of it, per bid
-_CLUSTER_PAIRS = {"exact_prize": ("n_exact", "k_exact"), "prize_plus_one": ("n_plus", "k_plus"),
-                  "highest_remaining": ("n_all", "k_high"), "lowest_remaining": ("n_all", "k_low")}
-
-
-def _cluster_frame(h: _HandFacts) -> pl.DataFrame:
-    """Per part of the game, the sums over the sampled games that the design effect reads
-    (analytics.stats.design_effect_expr): for each habit k, n, k*k, n*n, k*n and the games
-    with a trial, where k and n count one game's unforced bids following the habit and
-    those where it was possible. Parts: 0 the whole game, 1-3 its phases, 10 single
-    prizes, 11 carried pools."""
-    keep = h.sampled & ~h.forced
-    bid, prize, below, size = h.bid[keep], h.prize[keep], h.below_bid[keep], h.hand_size[keep]
-    per_bid = {"n_exact": h.has_prize[keep], "k_exact": h.has_prize[keep] & (bid == prize),
-               "n_plus": h.has_prize1[keep],
-               "k_plus": h.has_prize1[keep] & (bid == prize + 1),
-               "n_all": np.ones(len(bid), dtype=bool), "k_high": below == size - 1,
-               "k_low": below == 0}
-    game = h.game_no[keep]
-    games = int(game.max()) + 1 if len(game) else 0
-    phase, carried = h.phase[keep], h.carried_in[keep] > 0
-    parts = {0: np.ones(len(bid), dtype=bool),
-             **{p: phase == p for p in (1, 2, 3)}, 10: ~carried, 11: carried}
-    rows = []
-    for part, inside in parts.items():
-        counts = {name: np.bincount(game[inside & v], minlength=games).astype(np.int64)
-                  for name, v in per_bid.items()}
-        row = {"part": part}
-        for habit, (n_name, k_name) in _CLUSTER_PAIRS.items():
-            k, n = counts[k_name], counts[n_name]
-            row |= {f"k_{habit}": int(k.sum()), f"n_{habit}": int(n.sum()),
-                    f"kk_{habit}": int((k * k).sum()), f"nn_{habit}": int((n * n).sum()),
-                    f"kn_{habit}": int((k * n).sum()), f"games_{habit}": int((n > 0).sum())}
-        rows.append(row)
-    return pl.DataFrame(rows, schema={"part": pl.Int32, **{
-        f"{s}_{habit}": pl.Int64 for habit in _CLUSTER_PAIRS
-        for s in ("k", "n", "kk", "nn", "kn", "games")}})
-
-
-#: The design effect of a rate is measured on at most this many of the player's games (the
-#: lowest game ids: content hashes, so a fixed pseudo-random choice) and applied to the
-#: rate over all of them: a variance ratio is measured well by 5,000 games (to about 2%),
-#: and the per-game sums of a player with 80,000 games cost the Players page 20-40%.
-DEFF_GAMES = 5000
-
-#: 1/hand size is counted in whole units of 1/UNIFORM_UNIT (360360 = lcm(1..13): every
-#: hand size divides it), so the sum is exact and the same however the bids are grouped.
-UNIFORM_UNIT = 360360
-
-
-def _bucket_params(buckets: int) -> int:
-    if buckets < 1:
-        raise ValueError(f"buckets must be at least 1, not {buckets}")
-    return buckets
-
-
-def _groups(con: duckdb.DuckDBPyConnection, f: Filters, player: str,
-            buckets: int = 5) -> pl.DataFrame:
-    """The player's bids in the games ``f`` keeps, grouped (one query, one pass)."""
-    buckets = _bucket_params(buckets)
-    return _group_frame(_HandFacts.read(con, f, player), buckets)
+def _reads_stored(con: duckdb.DuckDBPyConnection, f: Filters, player: str,
+                  buckets: int) -> bool:
+    """Whether ``f`` keeps all of ``player``'s classic games, so the groups the loader kept
+    (``player_bid_groups``, summed over every import) are the answer: no filter but the
+    classic variant and a player filter naming this player (any of the named players
+    played: every game of theirs), with the page's buckets."""
+    return (buckets == DEFAULT_BUCKETS and f.variant in (None, CLASSIC)
+            and replace(f, variant=None, players=()).is_empty
+            and (not f.players or player in f.players) and has_stored_groups(con))
 
 
 def _groups_and_clusters(con: duckdb.DuckDBPyConnection, f: Filters, player: str,
-                         buckets: int = 5) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """:func:`_groups` and, from the same bids, the per-part cluster sums."""
-    buckets = _bucket_params(buckets)
-    facts = _HandFacts.read(con, f, player)
-    return _group_frame(facts, buckets), _cluster_frame(facts)
+                         buckets: int = DEFAULT_BUCKETS) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The player's bids in the games ``f`` keeps, grouped, and their per-part cluster
+    sums: read as the loader kept them when ``f`` keeps all the player's classic games,
+    else computed from the bids (one query, one pass)."""
+    if buckets < 1:
+        raise ValueError(f"buckets must be at least 1, not {buckets}")
+    if _reads_stored(con, f, player, buckets):
+        groups, clusters = stored_groups(con, player)
+    else:
+        facts = _read_facts(con, f, player)
+        groups, clusters = group_frame(facts, buckets), cluster_frame(facts)
+    return groups.drop("who"), clusters.drop("who")
+
+
+def _groups(con: duckdb.DuckDBPyConnection, f: Filters, player: str,
+            buckets: int = DEFAULT_BUCKETS) -> pl.DataFrame:
+    """The player's bids in the games ``f`` keeps, grouped."""
+    return _groups_and_clusters(con, f, player, buckets)[0]
 
 
 def _heatmap(g: pl.DataFrame) -> pl.DataFrame:

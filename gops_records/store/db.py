@@ -167,7 +167,7 @@ def _upgraded_copy(db: Path, version: int, timeout: float) -> duckdb.DuckDBPyCon
             "import upgrades it too); read-only commands never change it")
     con = _open(db, True, timeout, opener=lambda: _memory_copy(db))
     try:
-        migrate(con)
+        migrate(con, fill=False)
     except duckdb.Error as exc:
         con.close()
         raise DatabaseUnusable(f"cannot read {db} (schema version {version}) as version "
@@ -388,8 +388,12 @@ def schema_version(con: duckdb.DuckDBPyConnection) -> int:
     return scalar(con, "SELECT coalesce(max(version), 0) FROM schema_migrations")
 
 
-def migrate(con: duckdb.DuckDBPyConnection) -> int:
-    """Apply every migration newer than the database's version; returns the new version."""
+def migrate(con: duckdb.DuckDBPyConnection, fill: bool = True) -> int:
+    """Apply every migration newer than the database's version; returns the new version.
+
+    ``fill=False`` leaves the tables a migration fills from the rows stored (derived ones,
+    such as ``player_bid_groups``) empty: an in-memory copy read once is not worth the
+    work, and what reads them falls back to computing from the rows."""
     current = schema_version(con)
     pending = [m for m in MIGRATIONS if m.version > current]
     if not pending:
@@ -400,6 +404,8 @@ def migrate(con: duckdb.DuckDBPyConnection) -> int:
                     " name VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL)")
         for m in pending:
             con.execute(m.sql)
+            if fill and m.fill is not None:
+                m.fill(con)
             con.execute("INSERT INTO schema_migrations VALUES (?, ?, now()::TIMESTAMP)",
                         [m.version, m.name])
         con.execute("COMMIT")

@@ -8,6 +8,7 @@ and rejects already kept (same ``reject_id``) are skipped, so re-importing adds
 nothing: game ids are looked up in :class:`KnownGames` (or found by an anti join),
 rejects by an anti join. Rounds go into ``round_rows`` (those of games of the variants
 into ``variant_round_rows``); the ``rounds`` and ``bids`` views need no rows of their own.
+The new games' bids are added to each player's kept groups (:mod:`store.bid_groups`).
 The caller owns the transaction: ``import_paths``
 opens one for the whole import.
 """
@@ -22,6 +23,7 @@ import duckdb
 import numpy as np
 import polars as pl
 
+from gops_records.store import bid_groups
 from gops_records.store.db import scalar
 
 _GAME_COLUMNS = (
@@ -171,6 +173,7 @@ def _insert_games(con: duckdb.DuckDBPyConnection, import_id: int,
     """Insert ``new_games`` (distinct, not stored yet) and their child rows."""
     stage_games = new_games  # noqa: F841  (read by name in the SQL)
     con.execute(f"INSERT INTO games SELECT {_GAME_COLUMNS} FROM stage_games", [import_id])
+    children = {}
     for table, key in _CHILD_KEYS.items():
         frame = frames[table]
         if new_games.height != height:  # repeats in the batch, or stored games
@@ -178,6 +181,9 @@ def _insert_games(con: duckdb.DuckDBPyConnection, import_id: int,
                 pl.col("game_id").is_in(new_games["game_id"].implode()))
         stage_child = frame  # noqa: F841  (read by name in the SQL)
         con.execute(f"INSERT INTO {table} SELECT * FROM stage_child")
+        children[table] = frame
+    bid_groups.add_games(con, import_id, new_games, children["game_players"],
+                         children["round_rows"])
 
 
 def _insert_games_by_join(con: duckdb.DuckDBPyConnection, import_id: int,
@@ -192,6 +198,8 @@ def _insert_games_by_join(con: duckdb.DuckDBPyConnection, import_id: int,
         con.execute(f"INSERT INTO games SELECT {_GAME_COLUMNS} FROM stage_games "
                     "SEMI JOIN new_ids USING (game_id)", [import_id])
         repeats = unique.height != games.height
+        fresh = con.sql("SELECT game_id FROM new_ids").pl()["game_id"].implode()
+        children = {}
         for table, key in _CHILD_KEYS.items():
             frame = frames[table]
             if repeats:  # a game written twice in one batch: keep one copy of its rows
@@ -199,5 +207,9 @@ def _insert_games_by_join(con: duckdb.DuckDBPyConnection, import_id: int,
             stage_child = frame  # noqa: F841  (read by name in the SQL)
             con.execute(f"INSERT INTO {table} SELECT * FROM stage_child "
                         "SEMI JOIN new_ids USING (game_id)")
+            children[table] = frame
+        bid_groups.add_games(con, import_id, unique.filter(pl.col("game_id").is_in(fresh)),
+                             *(children[t].filter(pl.col("game_id").is_in(fresh))
+                               for t in ("game_players", "round_rows")))
     con.execute("DROP TABLE new_ids")
     return new

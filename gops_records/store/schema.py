@@ -7,14 +7,21 @@ version of the schema it holds.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+
+import duckdb
 
 
 @dataclass(frozen=True, slots=True)
 class Migration:
+    """One version of the schema: its SQL, then (if any) a step that fills new tables from
+    the rows already stored, in the same transaction."""
+
     version: int
     name: str
     sql: str
+    fill: Callable[[duckdb.DuckDBPyConnection], None] | None = None
 
 
 _V1 = """
@@ -514,6 +521,70 @@ SELECT h.hand_id, h.game_id, h.recorded, h.event, h.date, h.match, h.game_no, h.
 FROM gin_hands h CROSS JOIN (VALUES ('A'), ('B')) AS s(seat);
 """
 
+
+#: Each player's bids grouped by their hand facts, kept by the loader import by import
+#: (gops_records.store.bid_groups): the Players page reads a player's groups instead of
+#: computing them from their bids (docs/schema.md). Sums over games: an import adds its
+#: games' rows, then merges each touched player's rows into one a group.
+_V9_BID_GROUPS = """
+CREATE TABLE player_bid_groups (
+    import_id      INTEGER NOT NULL,  -- the import that added (or last merged) the row
+    player         VARCHAR NOT NULL,
+    prize          INTEGER NOT NULL,
+    bid            INTEGER NOT NULL,
+    phase          INTEGER NOT NULL,  -- 1-3: the third of the game, ceil(3 * round / cards)
+    forced         BOOLEAN NOT NULL,  -- the last card in hand
+    has_prize      BOOLEAN NOT NULL,  -- the bidder still held the prize's card
+    has_prize1     BOOLEAN NOT NULL,  -- ... and the card one above it
+    highest        BOOLEAN NOT NULL,  -- the bid was the highest card in hand
+    lowest         BOOLEAN NOT NULL,  -- ... the lowest
+    carried        BOOLEAN NOT NULL,  -- a carried pool was on offer
+    prize_rel_rank INTEGER,           -- 1-5: the prize's rank among those to come (NULL forced)
+    bid_rel_rank   INTEGER,           -- 1-5: the bid's rank in the hand (NULL forced)
+    n              BIGINT NOT NULL,   -- bids
+    pool_sum       BIGINT NOT NULL,   -- their pools' values, summed
+    uniform_sum    BIGINT NOT NULL    -- sum of 360360 / hand size (uniform play's chance)
+);
+
+CREATE TABLE player_bid_clusters (
+    import_id      INTEGER NOT NULL,
+    player         VARCHAR NOT NULL,
+    part           INTEGER NOT NULL,  -- 0 the whole game, 1-3 its thirds, 10 single prizes,
+                                      -- 11 carried pools
+    k_exact_prize BIGINT NOT NULL,              -- unforced bids following the habit
+    n_exact_prize BIGINT NOT NULL,              -- unforced bids where it was possible
+    kk_exact_prize BIGINT NOT NULL,             -- per-game k * k, summed
+    nn_exact_prize BIGINT NOT NULL,             -- per-game n * n, summed
+    kn_exact_prize BIGINT NOT NULL,             -- per-game k * n, summed
+    games_exact_prize BIGINT NOT NULL,          -- games with n > 0
+    k_prize_plus_one BIGINT NOT NULL,
+    n_prize_plus_one BIGINT NOT NULL,
+    kk_prize_plus_one BIGINT NOT NULL,
+    nn_prize_plus_one BIGINT NOT NULL,
+    kn_prize_plus_one BIGINT NOT NULL,
+    games_prize_plus_one BIGINT NOT NULL,
+    k_highest_remaining BIGINT NOT NULL,
+    n_highest_remaining BIGINT NOT NULL,
+    kk_highest_remaining BIGINT NOT NULL,
+    nn_highest_remaining BIGINT NOT NULL,
+    kn_highest_remaining BIGINT NOT NULL,
+    games_highest_remaining BIGINT NOT NULL,
+    k_lowest_remaining BIGINT NOT NULL,
+    n_lowest_remaining BIGINT NOT NULL,
+    kk_lowest_remaining BIGINT NOT NULL,
+    nn_lowest_remaining BIGINT NOT NULL,
+    kn_lowest_remaining BIGINT NOT NULL,
+    games_lowest_remaining BIGINT NOT NULL
+);
+"""
+
+
+def _fill_bid_groups(con: duckdb.DuckDBPyConnection) -> None:
+    from gops_records.store import bid_groups  # it reads the schema's tables: import late
+
+    bid_groups.fill(con)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema: imports, games, game_players, rounds, bids, rejects", _V1),
     Migration(2, "numeric game_id, bids in their round (bids is a view), per-game tie and "
@@ -532,10 +603,12 @@ MIGRATIONS: tuple[Migration, ...] = (
                  "aside); rounds is the union; bids.cards_played and strength", _V7_VARIANTS),
     Migration(8, "Gin Rummy: gin_hands, gin_turns, gin_melds, gin_games and the "
                  "gin_player_hands view", _V8_GIN),
+    Migration(9, "player_bid_groups and player_bid_clusters: each player's bids grouped by "
+                 "their hand facts, kept import by import", _V9_BID_GROUPS, _fill_bid_groups),
 )
 
 #: Tables a user may query (``rounds`` and ``bids`` are views); the order is the load order.
 TABLES = ("imports", "games", "game_players", "rounds", "bids", "rejects", "source_files",
           "round_rows", "source_file_reads", "source_file_games", "source_file_rejects",
           "reject_resolutions", "variant_round_rows", "gin_hands", "gin_turns", "gin_melds",
-          "gin_games", "gin_player_hands")
+          "gin_games", "gin_player_hands", "player_bid_groups", "player_bid_clusters")

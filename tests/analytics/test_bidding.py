@@ -142,12 +142,13 @@ def test_player_bidding_matches_the_single_functions(con, f):
     assert con.execute("SELECT count(*) FROM duckdb_tables() WHERE temporary").fetchall() == [(0,)]
 
 
-def test_the_design_effect_is_measured_on_at_most_deff_games(con, monkeypatch):
-    """With more games than DEFF_GAMES, the design effect comes from the games with the
-    lowest ids; the rate, the count and the interval's centre from every game."""
+def test_the_design_effect_is_measured_on_every_game(con):
+    """The design effect comes from every game of the player, whether the groups are read
+    as the loader kept them (no filter) or computed from the bids (a filter keeping the
+    same games)."""
     import numpy as np
 
-    from gops_records.analytics import bidding
+    from gops_records.analytics import list_events
     from gops_records.analytics.stats import clustered_rate
 
     rows = con.sql("""SELECT b.game_id, b.round_no, r.prize, b.bid, g.cards
@@ -165,12 +166,12 @@ def test_the_design_effect_is_measured_on_at_most_deff_games(con, monkeypatch):
         held.add(bid)
     ids = sorted(per_game)
     assert len(ids) == 5
-    full = bid_habits(con, Filters(), "Ann").row(0, named=True)  # exact_prize, all
     every = clustered_rate(*np.array([per_game[g] for g in ids]).T)
+    full = bid_habits(con, Filters(), "Ann").row(0, named=True)  # exact_prize, all
     assert full["design_effect"] == pytest.approx(every.design_effect)
-    monkeypatch.setattr(bidding, "DEFF_GAMES", 3)
-    part = bid_habits(con, Filters(), "Ann").row(0, named=True)
-    assert (part["k"], part["n"], part["rate"]) == (full["k"], full["n"], full["rate"])
-    sample = clustered_rate(*np.array([per_game[g] for g in ids[:3]]).T)
-    assert part["design_effect"] == pytest.approx(sample.design_effect)
-    assert every.design_effect != pytest.approx(sample.design_effect)  # a real difference
+    same_games = Filters(events=tuple(list_events(con)))
+    live = bid_habits(con, same_games, "Ann").row(0, named=True)
+    assert (live["k"], live["n"], live["rate"]) == (full["k"], full["n"], full["rate"])
+    assert live["design_effect"] == pytest.approx(every.design_effect)
+    some = clustered_rate(*np.array([per_game[g] for g in ids[:3]]).T)
+    assert every.design_effect != pytest.approx(some.design_effect)  # the games matter

@@ -6,7 +6,9 @@ bit masks) and to group the bids in SQL. It now fetches the bids and does both i
 because the window was most of a Players pick at 1,000,000 games. The old query is kept
 here, verbatim, as the reference: on simulated games of every shape (2-4 players, 9 and
 13 cards, both tie rules, fixed prize orders, unfinished games)
-the grouped bids, the cluster sums and every frame must come out the same.
+the grouped bids, the cluster sums and every frame must come out the same, both as the
+loader keeps them (``player_bid_groups``, read when the filters keep all of a player's
+games) and as computed from the bids (any other filter).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import pytest
 
 from gops_records.analytics import ALL_GAMES, Filters, bidding, list_events, list_players
 from gops_records.analytics.filters import games_cte, run
+from gops_records.hand_facts import cluster_frame, group_frame
 from gops_records.importer import import_paths
 from gops_records.rules import RuleProfile
 from gops_records.simulate import write_simulation
@@ -26,12 +29,12 @@ from gops_records.simulate import write_simulation
 # -- the reference: the query as it was (commit 15312f7), placeholders named ----------------
 
 
-def _reference_hands(f: Filters, player: str, deff_games: int) -> tuple[str, list]:
+def _reference_hands(f: Filters, player: str) -> tuple[str, list]:
     scope, params = games_cte(f, "g.game_id, g.cards")
     sql = f"""{scope},
     seats AS (
         SELECT p.game_id, (ascii(p.seat) - 65)::UTINYINT AS seat_no, fg.cards,
-               row_number() OVER (ORDER BY p.game_id, p.seat) <= {deff_games} AS sampled
+               TRUE AS sampled  -- the design effect reads every game (it read 5,000 once)
         FROM game_players p JOIN fg USING (game_id) WHERE p.player = ?
     ),
     pb AS (
@@ -107,10 +110,10 @@ def _reference_sums() -> str:
     return ", ".join(out)
 
 
-def reference(con: duckdb.DuckDBPyConnection, f: Filters, player: str, buckets: int,
-              deff_games: int = bidding.DEFF_GAMES) -> tuple[pl.DataFrame, pl.DataFrame]:
+def reference(con: duckdb.DuckDBPyConnection, f: Filters, player: str, buckets: int
+              ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """The grouped bids and the per-part cluster sums, as the window query made them."""
-    hands, params = _reference_hands(f, player, deff_games)
+    hands, params = _reference_hands(f, player)
     named = {f"p{i}": v for i, v in enumerate(params)}
     sql = hands
     for i in range(len(params)):  # positional ? -> $p0, $p1, ... so $b can be named too
@@ -138,14 +141,24 @@ def _clusters_by_part(frame: pl.DataFrame) -> dict[int, dict]:
     return out
 
 
-def assert_same(con: duckdb.DuckDBPyConnection, f: Filters, player: str, buckets: int = 5,
-                deff_games: int = bidding.DEFF_GAMES) -> None:
-    ref_groups, ref_clusters = reference(con, f, player, buckets, deff_games)
+def _live(con: duckdb.DuckDBPyConnection, f: Filters, player: str, buckets: int
+          ) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The groups and cluster sums computed from the bids, never read as stored."""
+    facts = bidding._read_facts(con, f, player)
+    return group_frame(facts, buckets).drop("who"), cluster_frame(facts).drop("who")
+
+
+def assert_same(con: duckdb.DuckDBPyConnection, f: Filters, player: str, buckets: int = 5
+                ) -> None:
+    ref_groups, ref_clusters = reference(con, f, player, buckets)
     groups, clusters = bidding._groups_and_clusters(con, f, player, buckets)
-    assert groups.schema == ref_groups.schema
+    live_groups, live_clusters = _live(con, f, player, buckets)
+    assert groups.schema == ref_groups.schema == live_groups.schema
     assert _sorted(groups).equals(_sorted(ref_groups)), (player, f)
+    assert groups.equals(live_groups), (player, f)  # stored or not: the same, in key order
     assert _sorted(bidding._groups(con, f, player, buckets)).equals(_sorted(ref_groups))
     assert _clusters_by_part(clusters) == _clusters_by_part(ref_clusters), (player, f)
+    assert _clusters_by_part(live_clusters) == _clusters_by_part(ref_clusters), (player, f)
     # every frame the page shows, from the reference groups through the same summing code
     frames = bidding.player_bidding(con, f, player, buckets)
     expected = {
@@ -205,14 +218,7 @@ def test_the_hand_checked_club_games(con):
             assert_same(con, f, player, buckets=2)
 
 
-def test_the_sampled_games_of_the_design_effect(con, monkeypatch):
-    """With fewer sampled games than the player has, the same games are sampled."""
-    monkeypatch.setattr(bidding, "DEFF_GAMES", 2)
-    for player in ("Ann", "Bob", "Cid"):
-        assert_same(con, ALL_GAMES, player, deff_games=2)
-
-
-def test_one_player_in_two_seats(tmp_path, monkeypatch):
+def test_one_player_in_two_seats(tmp_path):
     """A record may seat one name twice: each seat's bids follow that seat's own hand, and
     the game is one cluster for the design effect."""
     text = ('[Event "Twice"] [Date "2026.03.01"] [A "Ann"] [B "Ann"] [Cards "3"]\n'
@@ -228,7 +234,5 @@ def test_one_player_in_two_seats(tmp_path, monkeypatch):
         assert_same(con, ALL_GAMES, "Ann")
         assert int(bidding.player_bidding(con, ALL_GAMES, "Ann")["bid_heatmap"]["count"]
                    .sum()) == 9
-        monkeypatch.setattr(bidding, "DEFF_GAMES", 1)   # the boundary between two seats
-        assert_same(con, ALL_GAMES, "Ann", deff_games=1)
     finally:
         con.close()

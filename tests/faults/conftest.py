@@ -23,12 +23,12 @@ class Tmpfs:
 
 @pytest.fixture
 def tmpfs(tmp_path: Path) -> Iterator[Tmpfs]:
-    """A 6 MiB tmpfs, unmounted afterwards."""
+    """A 12 MiB tmpfs, unmounted afterwards."""
     mount = tmp_path / "tmpfs"
     mount.mkdir()
     if shutil.which("mount") is None or os.geteuid() != 0:
         pytest.skip("mounting a tmpfs needs root")
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=6m", "tmpfs", str(mount)],
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=12m", "tmpfs", str(mount)],
                           capture_output=True)
     if done.returncode:
         pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode().strip()}")

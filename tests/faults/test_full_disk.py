@@ -75,7 +75,7 @@ def test_a_full_disk_at_commit_is_a_plain_message_and_space_freed_makes_it_work(
         tmpfs, tmp_path: Path) -> None:
     db = tmpfs.path / "t.duckdb"
     filler = tmpfs.path / "filler"
-    filler.write_bytes(bytes(2_600_000))
+    filler.write_bytes(bytes(7_000_000))
     import_paths(sorted(SAMPLES.glob("*.gops")), db)  # the room left is sized for these
     before = _contents(db)
     records = _more_games(tmp_path / "more.gops")

@@ -202,3 +202,57 @@ def test_the_tag_macro_reads_one_tag(current: Path) -> None:
     assert with_event + without_event == games > 300 and with_event > 300
     assert bogus == 0
     assert named_a == games  # every sample names seat A
+
+
+def _summed_groups(db: Path) -> dict[str, list]:
+    """The kept bid groups and cluster sums, summed per player and key (import ids apart)."""
+    from gops_records.hand_facts import GROUP_KEYS, GROUP_SUMS
+    keys = ", ".join(GROUP_KEYS)
+    with reading(db) as con:
+        groups = con.execute(
+            f"SELECT player, {keys}, " + ", ".join(f"sum({s})" for s in GROUP_SUMS)
+            + f" FROM player_bid_groups GROUP BY player, {keys} ORDER BY ALL").fetchall()
+        clusters = con.execute(
+            "SELECT * EXCLUDE (import_id) FROM player_bid_clusters ORDER BY ALL").fetchall()
+    return {"groups": groups, "clusters": clusters}
+
+
+def test_the_upgrade_fills_the_bid_groups_as_imports_keep_them(current: Path,
+                                                               tmp_path: Path) -> None:
+    """Schema 9 fills player_bid_groups from the games already stored: the same sums as
+    the imports of the same games kept, and the Players frames read from them are the
+    ones computed from the bids."""
+    from gops_records.analytics import ALL_GAMES, list_players, player_bidding
+
+    old = tmp_path / "v1.duckdb"
+    _version_1_copy(current, old)
+    connect(old).close()  # a read-write open migrates, filling the groups
+    filled = _summed_groups(old)
+    assert filled == _summed_groups(current)
+    assert len(filled["groups"]) > 1000
+    with reading(old) as con, reading(current) as fresh:
+        for player in list_players(fresh, ALL_GAMES)[:3]:
+            upgraded, imported = player_bidding(con, ALL_GAMES, player), player_bidding(
+                fresh, ALL_GAMES, player)
+            assert imported["bid_heatmap"]["count"].sum() > 0
+            for name, frame in imported.items():
+                assert upgraded[name].equals(frame), (name, player)
+
+
+def test_an_upgraded_copy_in_memory_computes_the_bid_groups_instead(current: Path,
+                                                                     tmp_path: Path) -> None:
+    """A read-only open of an older file does not fill the groups in its copy (that would
+    be the whole upgrade's work for one read): the frames are computed from the bids and
+    are the same as a current database's."""
+    from gops_records.analytics import ALL_GAMES, list_players, player_bidding
+    from gops_records.store.bid_groups import has_stored_groups
+
+    old = tmp_path / "v1.duckdb"
+    _version_1_copy(current, old)
+    with reading(old) as copy, reading(current) as fresh:
+        assert not has_stored_groups(copy) and has_stored_groups(fresh)
+        for player in list_players(fresh, ALL_GAMES)[:3]:
+            ours, theirs = player_bidding(copy, ALL_GAMES, player), player_bidding(
+                fresh, ALL_GAMES, player)
+            for name, frame in theirs.items():
+                assert ours[name].equals(frame), (name, player)
