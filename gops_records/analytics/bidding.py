@@ -12,11 +12,12 @@ cards or of open prizes is left out (:meth:`Filters.only` with :data:`CLASSIC`),
 on such a variant reads no bids.
 
 Each function groups the player's bids by everything the five frames tell apart (a few
-thousand groups at most; :mod:`gops_records.analytics.hand_facts`) and sums the frames
-from those groups in polars. When the filters keep all of the player's classic games
-(none, or only this player), the groups are read as the loader kept them, import by
-import (``player_bid_groups``, ``player_bid_clusters``); otherwise one query fetches the
-player's bids (one row each, as stored) and the hand facts are added in numpy.
+thousand groups at most; :mod:`gops_records.hand_facts`) and sums the frames from those
+groups in polars. When the filters keep all of the player's classic games, or all of
+those of some events (no filter, events, this player), the groups are read as the loader
+kept them, import by import (``player_bid_groups``, ``player_bid_clusters``); otherwise
+one query fetches the player's bids (one row each, as stored) and the hand facts are
+added in numpy.
 :func:`player_bidding` computes all five from one such pass.
 """
 
@@ -87,24 +88,25 @@ def _read_facts(con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> Hand
 
 def _reads_stored(con: duckdb.DuckDBPyConnection, f: Filters, player: str,
                   buckets: int) -> bool:
-    """Whether ``f`` keeps all of ``player``'s classic games, so the groups the loader kept
-    (``player_bid_groups``, summed over every import) are the answer: no filter but the
-    classic variant and a player filter naming this player (any of the named players
-    played: every game of theirs), with the page's buckets."""
+    """Whether ``f`` keeps all of ``player``'s classic games (of its events, if it names
+    some), so the groups the loader kept (``player_bid_groups``, per player and event,
+    summed over every import) are the answer: no filter but events, the classic variant
+    and a player filter naming this player (any of the named players played: every game
+    of theirs), with the page's buckets."""
     return (buckets == DEFAULT_BUCKETS and f.variant in (None, CLASSIC)
-            and replace(f, variant=None, players=()).is_empty
+            and replace(f, variant=None, players=(), events=()).is_empty
             and (not f.players or player in f.players) and has_stored_groups(con))
 
 
 def _groups_and_clusters(con: duckdb.DuckDBPyConnection, f: Filters, player: str,
                          buckets: int = DEFAULT_BUCKETS) -> tuple[pl.DataFrame, pl.DataFrame]:
     """The player's bids in the games ``f`` keeps, grouped, and their per-part cluster
-    sums: read as the loader kept them when ``f`` keeps all the player's classic games,
-    else computed from the bids (one query, one pass)."""
+    sums: read as the loader kept them when ``f`` keeps all the player's classic games
+    (of some events), else computed from the bids (one query, one pass)."""
     if buckets < 1:
         raise ValueError(f"buckets must be at least 1, not {buckets}")
     if _reads_stored(con, f, player, buckets):
-        groups, clusters = stored_groups(con, player)
+        groups, clusters = stored_groups(con, player, f.events)
     else:
         facts = _read_facts(con, f, player)
         groups, clusters = group_frame(facts, buckets), cluster_frame(facts)

@@ -4,8 +4,8 @@ The Players page sums five frames from a player's bids grouped by their hand fac
 (:mod:`gops_records.analytics.hand_facts`). Computing the groups from a player's million
 bids at 1,000,000 games took most of half a second a pick, and they only change when an
 import adds games, so the loader keeps them: ``player_bid_groups`` holds, per player, the
-groups of the bids of the classic games stored, and ``player_bid_clusters`` the per-game
-sums of the game-clustered intervals. Both are sums over games, so the groups of the
+groups of the bids of the classic games stored, per event, and ``player_bid_clusters``
+the per-game sums of the game-clustered intervals. Both are sums over games, so the groups of the
 games an import adds are added to them (:func:`add_games`) and merged once at the end of
 the import (:func:`merge_import`); games are never deleted, so they stay right. Filtered
 views are computed from the bids as before (analytics.bidding).
@@ -48,40 +48,46 @@ def has_stored_groups(con: duckdb.DuckDBPyConnection) -> bool:
     return bool(scalar(con, f"SELECT EXISTS (SELECT 1 FROM {GROUPS})"))
 
 
-def stored_groups(con: duckdb.DuckDBPyConnection, player: str
-                  ) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """``player``'s groups and cluster sums over every classic game stored, in the shape
-    and order ``group_frame`` and ``cluster_frame`` give them (``who`` = 0)."""
+def stored_groups(con: duckdb.DuckDBPyConnection, player: str,
+                  events: tuple[str, ...] = ()) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """``player``'s groups and cluster sums over every classic game stored (of these
+    ``events`` only, when some are named), in the shape and order ``group_frame`` and
+    ``cluster_frame`` give them (``who`` = 0)."""
+    where, params = "player = ?", [player]
+    if events:
+        where += f" AND event IN ({', '.join('?' * len(events))})"
+        params += list(events)
     group_types = {"who": pl.Int32, **GROUP_KEYS, **dict.fromkeys(GROUP_SUMS, pl.Int64)}
     groups = con.sql(
         f"SELECT 0 AS who, {_KEYS}, "
         + ", ".join(f"sum({s})::BIGINT AS {s}" for s in GROUP_SUMS)
-        + f" FROM {GROUPS} WHERE player = ? GROUP BY ALL "
-        f"ORDER BY {', '.join(f'{k} NULLS FIRST' for k in GROUP_KEYS)}", params=[player]
+        + f" FROM {GROUPS} WHERE {where} GROUP BY ALL "
+        f"ORDER BY {', '.join(f'{k} NULLS FIRST' for k in GROUP_KEYS)}", params=params
     ).pl().cast(group_types)
     clusters = con.sql(
         "SELECT 0 AS who, part, " + ", ".join(f"sum({s})::BIGINT AS {s}" for s in _CLUSTER_SUMS)
-        + f" FROM {CLUSTERS} WHERE player = ? GROUP BY part ORDER BY part", params=[player]
+        + f" FROM {CLUSTERS} WHERE {where} GROUP BY part ORDER BY part", params=params
     ).pl().cast(cluster_schema())
     return groups, clusters
 
 
 def facts_of(games: pl.DataFrame, seats: pl.DataFrame, rounds: pl.DataFrame
-             ) -> tuple[HandFacts, list[str]]:
-    """The hand facts of every bid of the classic games among ``games`` (game_id, cards,
-    bid_cards, open_prizes), from their ``seats`` (game_id, seat, player) and ``rounds``
-    (game_id, round_no, prize, carried_in, bid_a .. bid_d), and the bidders' names (``who``
-    numbers them)."""
+             ) -> tuple[HandFacts, pl.DataFrame]:
+    """The hand facts of every bid of the classic games among ``games`` (game_id, event,
+    cards, bid_cards, open_prizes), from their ``seats`` (game_id, seat, player) and
+    ``rounds`` (game_id, round_no, prize, carried_in, bid_a .. bid_d), and the (player,
+    event) pairs that ``who`` numbers (a frame, row ``who``)."""
     classic = (games.filter((pl.col("bid_cards") == 1) & pl.col("open_prizes").is_null())
-               .select("game_id", "cards").with_row_index("game_no"))
+               .select("game_id", "event", "cards").with_row_index("game_no"))
     parts = (seats.select("game_id", "seat", "player")
              .join(classic, on="game_id", how="inner").with_row_index("part"))
+    owners = (parts.select("player", "event").unique()
+              .sort("player", "event", nulls_last=False).with_row_index("who"))
     if parts.is_empty():
-        return HandFacts.empty(), []
-    names = parts["player"].unique().sort()
-    parts = parts.with_columns(
-        pl.col("player").cast(pl.Enum(names)).to_physical().alias("who"),
-        pl.col("seat").cast(pl.Enum(_SEATS)).to_physical().alias("seat_no"))
+        return HandFacts.empty(), owners
+    parts = parts.join(owners, on=["player", "event"], how="left", nulls_equal=True)
+    parts = parts.with_columns(pl.col("seat").cast(pl.Enum(_SEATS)).to_physical()
+                               .alias("seat_no"))
     bids = rounds.select("game_id", "round_no", "prize", "carried_in",
                          *(f"bid_{s.lower()}" for s in _SEATS)).join(
         parts.select("game_id", "part", "game_no", "cards", "who", "seat_no"),
@@ -93,26 +99,27 @@ def facts_of(games: pl.DataFrame, seats: pl.DataFrame, rounds: pl.DataFrame
     column["bid"] = np.take_along_axis(
         seat_bids, bids["seat_no"].to_numpy().astype(np.int64)[:, None], axis=1
     ).reshape(-1).astype(np.int64)
-    return HandFacts.of(**column), names.to_list()
+    return HandFacts.of(**column), owners
 
 
-def rows_of(facts: HandFacts, names: list[str], import_id: int
+def rows_of(facts: HandFacts, owners: pl.DataFrame, import_id: int
             ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """The rows ``facts`` add to the two tables."""
     def named(frame: pl.DataFrame) -> pl.DataFrame:
-        player = pl.Series("player", names, dtype=pl.String).gather(frame["who"])
-        return frame.select(pl.lit(import_id, pl.Int32).alias("import_id"),
-                            player.alias("player"), pl.exclude("who"))
+        whose = owners.select("player", "event")[frame["who"].to_numpy()]
+        return pl.concat([pl.DataFrame({"import_id": pl.Series([import_id] * frame.height,
+                                                               dtype=pl.Int32)}),
+                          whose, frame.drop("who")], how="horizontal")
     return named(group_frame(facts, DEFAULT_BUCKETS)), named(cluster_frame(facts))
 
 
 def add_games(con: duckdb.DuckDBPyConnection, import_id: int, games: pl.DataFrame,
               seats: pl.DataFrame, rounds: pl.DataFrame) -> None:
     """Add the groups of games just stored (none of them stored before), through Arrow."""
-    facts, names = facts_of(games, seats, rounds)
-    if not names:
+    facts, owners = facts_of(games, seats, rounds)
+    if not len(facts.bid):
         return
-    stage_groups, stage_clusters = rows_of(facts, names, import_id)  # noqa: F841 (SQL names)
+    stage_groups, stage_clusters = rows_of(facts, owners, import_id)  # noqa: F841 (SQL names)
     con.execute(f"INSERT INTO {GROUPS} SELECT * FROM stage_groups")
     con.execute(f"INSERT INTO {CLUSTERS} SELECT * FROM stage_clusters")
 
@@ -121,11 +128,12 @@ def merge_import(con: duckdb.DuckDBPyConnection, import_id: int) -> None:
     """Merge the rows of the players this import added games of into one row per group
     (and per part), so a read sums a few thousand rows a player however many imports."""
     touched = f"SELECT DISTINCT player FROM {GROUPS} WHERE import_id = ?"
+    # (player, event, keys) rows of the touched players, summed
     if not scalar(con, f"SELECT count(*) FROM ({touched})", [import_id]):
         return
     for table, keys, sums in ((GROUPS, _KEYS, GROUP_SUMS), (CLUSTERS, "part", _CLUSTER_SUMS)):
         con.execute(f"CREATE OR REPLACE TEMP TABLE merged AS SELECT ?::INTEGER AS import_id, "
-                    f"player, {keys}, " + ", ".join(f"sum({s})::BIGINT AS {s}" for s in sums)
+                    f"player, event, {keys}, " + ", ".join(f"sum({s})::BIGINT AS {s}" for s in sums)
                     + f" FROM {table} WHERE player IN ({touched}) GROUP BY ALL",
                     [import_id, import_id])
         con.execute(f"DELETE FROM {table} WHERE player IN (SELECT player FROM merged)")
@@ -146,7 +154,7 @@ def fill(con: duckdb.DuckDBPyConnection) -> None:
     for start in range(0, ids.len(), FILL_GAMES):
         lo, hi = ids[start], ids[min(start + FILL_GAMES, ids.len()) - 1]
         where = "game_id BETWEEN ? AND ?"
-        games = con.sql(f"SELECT game_id, cards, bid_cards, open_prizes FROM games "
+        games = con.sql(f"SELECT game_id, event, cards, bid_cards, open_prizes FROM games "
                         f"WHERE {where}", params=[lo, hi]).pl()
         seats = con.sql(f"SELECT game_id, seat, player FROM game_players WHERE {where}",
                         params=[lo, hi]).pl()

@@ -530,6 +530,7 @@ _V9_BID_GROUPS = """
 CREATE TABLE player_bid_groups (
     import_id      INTEGER NOT NULL,  -- the import that added (or last merged) the row
     player         VARCHAR NOT NULL,
+    event          VARCHAR,           -- the games' event (games.event)
     prize          INTEGER NOT NULL,
     bid            INTEGER NOT NULL,
     phase          INTEGER NOT NULL,  -- 1-3: the third of the game, ceil(3 * round / cards)
@@ -549,6 +550,7 @@ CREATE TABLE player_bid_groups (
 CREATE TABLE player_bid_clusters (
     import_id      INTEGER NOT NULL,
     player         VARCHAR NOT NULL,
+    event          VARCHAR,
     part           INTEGER NOT NULL,  -- 0 the whole game, 1-3 its thirds, 10 single prizes,
                                       -- 11 carried pools
     k_exact_prize BIGINT NOT NULL,              -- unforced bids following the habit

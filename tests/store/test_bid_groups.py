@@ -10,7 +10,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from gops_records.analytics import ALL_GAMES, bidding, list_players
+from gops_records.analytics import ALL_GAMES, Filters, bidding, list_events, list_players
 from gops_records.hand_facts import GROUP_KEYS, cluster_frame, group_frame
 from gops_records.importer import import_paths
 from gops_records.rules import RuleProfile
@@ -31,13 +31,16 @@ def _assert_kept_as_computed(db: Path) -> None:
         assert has_stored_groups(con)
         players = list_players(con, ALL_GAMES)
         assert len(players) > 4
+        events = list_events(con)
+        assert len(events) > 1
         for player in players:
-            groups, clusters = stored_groups(con, player)
-            facts = bidding._read_facts(con, ALL_GAMES, player)  # from the bids stored
-            assert groups.equals(group_frame(facts)), player
-            assert clusters.equals(cluster_frame(facts)), player
+            for f in (ALL_GAMES, Filters(events=(events[0],)), Filters(events=tuple(events))):
+                groups, clusters = stored_groups(con, player, f.events)
+                facts = bidding._read_facts(con, f, player)  # from the bids stored
+                assert groups.equals(group_frame(facts)), (player, f)
+                assert clusters.equals(cluster_frame(facts)), (player, f)
         keys = ", ".join(GROUP_KEYS)
-        assert con.execute(f"SELECT count(*) FROM (SELECT player, {keys} FROM "
+        assert con.execute(f"SELECT count(*) FROM (SELECT player, event, {keys} FROM "
                            f"player_bid_groups GROUP BY ALL HAVING count(*) > 1)"
                            ).fetchall() == [(0,)]  # merged: one row a group
     finally:
