@@ -260,8 +260,8 @@ def bid_habits(con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> pl.Da
     ``uniform`` is the rate uniform play over the hand would give in the same bids (the
     mean of 1/hand size over them), the baseline a rate means something against.
     The interval takes the game as the unit (the bids of one game go together): it is
-    Wilson's with n / design_effect trials, the design effect measured over the games
-    (on at most :data:`DEFF_GAMES` of them; analytics.stats.design_effect_expr).
+    Wilson's with n / design_effect trials, the design effect measured over every game
+    (analytics.stats.design_effect_expr).
     Columns: habit, phase, k, n, rate, ci_low, ci_high, uniform, design_effect; always
     16 rows.
     """
