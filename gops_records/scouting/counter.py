@@ -142,48 +142,43 @@ def assign_max(gain: np.ndarray | list) -> np.ndarray:
                 continue
             p[tables, 0] = i
             end = np.zeros(batch, dtype=np.int64)     # the free column each table reaches
-            # the searching tables' state, gathered; ``ids`` maps it back to the batch
+            # the searching tables' state, gathered; ``ids`` maps it back to the batch. The
+            # column arrays hold columns 1..m only (the dummy column 0's v is never read)
             ids = tables
-            cu, cv, cp, cw = u[ids], v[ids], p[ids], way[ids]
+            cu, cv, cp, cw = u[ids], v[ids, 1:], p[ids], way[ids, 1:]
             k = len(ids)
-            j0 = np.zeros(k, dtype=np.int64)
-            minv = np.full((k, m + 1), inf)
-            used = np.zeros((k, m + 1), dtype=bool)
+            j0 = np.zeros(k, dtype=np.int64)       # the column last added to the tree
+            i0 = np.full(k, i, dtype=np.int64)     # its row: first, the row being inserted
+            minv = np.full((k, m), inf)
+            used = np.zeros((k, m), dtype=bool)
             tree = np.zeros((k, n + 1), dtype=bool)      # the rows reached: p[c], c used
             live = np.ones(k, dtype=bool)
             count = k
             # flat indices: row r of a (k, w) array starts at r * w
-            col0, row0, cost0 = (np.arange(k) * (m + 1), np.arange(k) * (n + 1),
-                                 ids * n - 1)
+            cols, col0, row0, cost0 = (np.arange(k) * m, np.arange(k) * (m + 1),
+                                       np.arange(k) * (n + 1), ids * n - 1)
             while count:
-                at_col = col0 + j0
-                used.ravel()[at_col] = True
-                # a used column's minv is never read again (only free columns are): inf
-                # there lets the free columns' minimum be taken over the whole row
-                minv.ravel()[at_col] = inf
-                i0 = cp.ravel()[at_col]
                 at_row = row0 + i0
                 tree.ravel()[at_row] = True
                 cur = (flat_cost.take(cost0 + i0, axis=0)
-                       - cu.ravel().take(at_row)[:, None] - cv[:, 1:])
-                mv = minv[:, 1:]
-                better = (cur < mv) & ~used[:, 1:]
-                np.copyto(mv, cur, where=better)
-                np.copyto(cw[:, 1:], j0[:, None], where=better)
-                j1 = np.argmin(mv, axis=1) + 1
-                delta = minv.ravel().take(col0 + j1)[:, None]
+                       - cu.ravel().take(at_row)[:, None] - cv)
+                better = (cur < minv) & ~used
+                np.copyto(minv, cur, where=better)
+                np.copyto(cw, j0[:, None], where=better)
+                j1 = np.argmin(minv, axis=1)
+                delta = minv.ravel().take(cols + j1)[:, None]
                 # u of the rows in the tree up, v of the used columns down, by delta
                 # (x + d is x - (-d), x +- 0 is x: bit for bit the textbook's steps)
                 cu += tree * delta
                 cv -= used * delta
                 minv -= delta
-                j0 = j1
-                done = live & (cp.ravel().take(col0 + j1) == 0)
+                j0 = j1 + 1
+                done = live & (cp.ravel().take(col0 + j0) == 0)
                 if done.any():
                     at = np.flatnonzero(done)
                     back = ids[at]
-                    u[back], v[back], p[back], way[back] = cu[at], cv[at], cp[at], cw[at]
-                    end[back] = j1[at]
+                    u[back], v[back, 1:], p[back], way[back, 1:] = cu[at], cv[at], cp[at], cw[at]
+                    end[back] = j0[at]
                     live &= ~done
                     count -= len(at)
                     if count and 2 * count < len(ids):
@@ -193,8 +188,14 @@ def assign_max(gain: np.ndarray | list) -> np.ndarray:
                         j0, minv, used, tree = j0[keep], minv[keep], used[keep], tree[keep]
                         live = np.ones(len(keep), dtype=bool)
                         k = len(keep)
-                        col0, row0, cost0 = (np.arange(k) * (m + 1), np.arange(k) * (n + 1),
-                                             ids * n - 1)
+                        cols, col0, row0, cost0 = (np.arange(k) * m, np.arange(k) * (m + 1),
+                                                   np.arange(k) * (n + 1), ids * n - 1)
+                # the column reached joins the tree: used, its minv never read again (inf
+                # there lets the free columns' minimum be taken over the whole row)
+                at_col = cols + j0 - 1
+                used.ravel()[at_col] = True
+                minv.ravel()[at_col] = inf
+                i0 = cp.ravel().take(col0 + j0)
             going = tables
             j0 = end[going]
             while len(going):
