@@ -167,8 +167,9 @@ def assign_max(gain: np.ndarray | list) -> np.ndarray:
                 np.copyto(cw, j0[:, None], where=better)
                 j1 = np.argmin(minv, axis=1)
                 delta = minv.ravel().take(cols + j1)[:, None]
-                # u of the rows in the tree up, v of the used columns down, by delta
-                # (x + d is x - (-d), x +- 0 is x: bit for bit the textbook's steps)
+                # u of the rows in the tree up, v of the used columns down, by delta: the
+                # textbook's values (x + d is x - (-d), x - 0 is x, and x + 0 is x but for
+                # the sign of a zero, which no comparison reads)
                 cu += tree * delta
                 cv -= used * delta
                 minv -= delta
@@ -177,7 +178,8 @@ def assign_max(gain: np.ndarray | list) -> np.ndarray:
                 if done.any():
                     at = np.flatnonzero(done)
                     back = ids[at]
-                    u[back], v[back, 1:], p[back], way[back, 1:] = cu[at], cv[at], cp[at], cw[at]
+                    # (p is only read in the search: nothing of it to write back)
+                    u[back], v[back, 1:], way[back, 1:] = cu[at], cv[at], cw[at]
                     end[back] = j0[at]
                     live &= ~done
                     count -= len(at)
