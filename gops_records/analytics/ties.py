@@ -216,27 +216,24 @@ def tie_streaks(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
 def tie_streaks_of(shapes: pl.DataFrame) -> pl.DataFrame:
     """:func:`tie_streaks` from :func:`~gops_records.analytics.shapes.game_shapes`."""
     # tie_mask has bit r-1 set when round r tied; games share few masks, so the runs are
-    # counted once per distinct mask instead of ordering every tied round of every game.
-    masks = (part(shapes, "ties").filter(pl.col("tie_mask") != 0)
-             .group_by("tie_mask").agg(pl.col("games").sum()))
-    counts: dict[int, int] = {}
-    for mask, games in masks.iter_rows():
-        for length in _runs(mask):
-            counts[length] = counts.get(length, 0) + games
-    lengths = sorted(counts)
-    return pl.DataFrame({"streak_length": lengths, "streaks": [counts[n] for n in lengths]},
+    # counted once per distinct mask (all masks at once, as arrays of bits) instead of
+    # ordering every tied round of every game.
+    ties = part(shapes, "ties")
+    masks = ties["tie_mask"].to_numpy().astype(np.int64)
+    games = ties["games"].to_numpy().astype(np.int64)
+    bits = (masks[:, None] >> np.arange(_MASK_BITS)) & 1          # (shape, bit)
+    edges = np.diff(np.pad(bits, ((0, 0), (1, 1))), axis=1)        # +1 a run starts, -1 ends
+    starts, ends = np.nonzero(edges == 1), np.nonzero(edges == -1)  # row-major: they pair up
+    lengths = ends[1] - starts[1]
+    counts = np.zeros(_MASK_BITS + 1, np.int64)
+    np.add.at(counts, lengths, games[starts[0]])
+    found = np.flatnonzero(counts)
+    return pl.DataFrame({"streak_length": found, "streaks": counts[found]},
                         schema={"streak_length": pl.Int32, "streaks": pl.Int64})
 
 
-def _runs(mask: int) -> list[int]:
-    """Lengths of the runs of consecutive set bits in ``mask`` (0b1101 -> [1, 2])."""
-    out: list[int] = []
-    while mask:
-        mask >>= (mask & -mask).bit_length() - 1  # drop trailing zeros
-        length = (~mask & (mask + 1)).bit_length() - 1  # trailing ones
-        out.append(length)
-        mask >>= length
-    return out
+#: The bits of games.tie_mask (a SMALLINT).
+_MASK_BITS = 16
 
 
 def final_ties(con: duckdb.DuckDBPyConnection, f: Filters) -> dict:

@@ -120,3 +120,29 @@ def test_final_ties_without_reading_rounds_agrees_with_reading_them(tmp_path):
             assert (got["games"], got["games_ending_on_tie"], got["mean_unclaimed"],
                     got["mean_pool_left"]) == (read["games"], read["ending_on_tie"],
                                                read["mean_unclaimed"], read["mean_pool_left"])
+
+
+def test_tie_streaks_of_any_masks_count_the_runs_of_tied_rounds():
+    """Runs counted from the masks' bits at once, against reading each mask's binary
+    digits (every 13-round mask, some several times, and the full 16 bits)."""
+    import random
+    import re
+    from collections import Counter
+
+    import polars as pl
+
+    from gops_records.analytics import tie_streaks_of
+
+    rng = random.Random(5)
+    masks = [*range(1 << 13), 0xFFFF, 0x8001, 0x7FFF]
+    games = [rng.randrange(1, 40) for _ in masks]
+    shapes = pl.DataFrame({"part": "ties", "tie_rule": "carry", "rounds_played": 13, "ties": 0,
+                           "tie_mask": masks, "games": games},
+                          schema_overrides={"tie_mask": pl.Int32})
+    expected: Counter[int] = Counter()
+    for mask, n in zip(masks, games, strict=True):
+        for run in re.findall("1+", bin(mask)):
+            expected[len(run)] += n
+    assert tie_streaks_of(shapes).rows() == sorted(expected.items())
+    other = shapes.with_columns(pl.lit("carried").alias("part"))  # another part: no runs
+    assert tie_streaks_of(other).height == 0
