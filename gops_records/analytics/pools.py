@@ -32,13 +32,16 @@ def pool_distribution(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFram
     # real pool; unfinished games, and games of bids of several cards (which reveal only
     # some of the prizes), are read whole. With no filter the carried rounds need no match
     # to the kept games, only to the few others (none, often).
+    # (A game that carried nothing, games.carried = 0, has no round with anything carried
+    # in: only the others are matched.)
     scope, params = games_cte(f, "g.game_id, g.cards, g.finished AND g.bid_cards = 1 AS whole, "
-                                 "g.open_prizes IS NULL AS has_pool")
+                                 "g.open_prizes IS NULL AS has_pool, g.carried")
     if f.is_empty:
         whole = ("ANTI JOIN (SELECT game_id FROM fg WHERE NOT (whole AND has_pool)) k "
                  "USING (game_id)")
     else:
-        whole = "SEMI JOIN (SELECT game_id FROM fg WHERE whole AND has_pool) k USING (game_id)"
+        whole = ("SEMI JOIN (SELECT game_id FROM fg WHERE whole AND has_pool AND carried > 0) k "
+                 "USING (game_id)")
     return run(con, f"""WITH {scope},
         done AS (SELECT cards, count(*) AS games FROM fg WHERE whole AND has_pool
                  GROUP BY cards),
