@@ -18,6 +18,11 @@ from gops_records.analytics.filters import Filters, games_cte, run
 from gops_records.analytics.shapes import game_shapes, part
 from gops_records.cards import MAX_RANK
 
+#: A game that reveals every prize 1..cards once (finished, one card a bid), and one that
+#: has pools at all (no open prizes), over ``games AS g``.
+_WHOLE = "g.finished AND g.bid_cards = 1"
+_HAS_POOL = "g.open_prizes IS NULL"
+
 
 def pool_distribution(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     """Rounds by pool value and number of prize cards in the pool (games with open prizes
@@ -31,14 +36,18 @@ def pool_distribution(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFram
     # once, from which the rounds with a carried pool (a tenth of them) are moved to their
     # real pool; unfinished games, and games of bids of several cards (which reveal only
     # some of the prizes), are read whole. With no filter the carried rounds need no match
-    # to the kept games, only to the few others (none, often).
-    # (A game that carried nothing, games.carried = 0, has no round with anything carried
-    # in: only the others are matched.)
-    scope, params = games_cte(f, "g.game_id, g.cards, g.finished AND g.bid_cards = 1 AS whole, "
-                                 "g.open_prizes IS NULL AS has_pool, g.carried")
+    # to the kept games, only to the few others (when there are any). Under a filter, a
+    # game that carried nothing (games.carried = 0) has no round with anything carried in:
+    # only the others are matched.
+    scope, params = games_cte(f, f"g.game_id, g.cards, {_WHOLE} AS whole, "
+                                 f"{_HAS_POOL} AS has_pool, g.carried")
     if f.is_empty:
         whole = ("ANTI JOIN (SELECT game_id FROM fg WHERE NOT (whole AND has_pool)) k "
                  "USING (game_id)")
+        others = con.execute(f"SELECT count(*) FROM games g "
+                             f"WHERE NOT ({_WHOLE} AND {_HAS_POOL})").fetchall()[0][0]
+        if not others:  # every game is a finished classic one: nothing to match
+            whole = ""
     else:
         whole = ("SEMI JOIN (SELECT game_id FROM fg WHERE whole AND has_pool AND carried > 0) k "
                  "USING (game_id)")
