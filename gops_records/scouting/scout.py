@@ -48,20 +48,22 @@ def scout(con: duckdb.DuckDBPyConnection, player: str, vs: str | None = None, se
                 "needs at least 2 of them")
         raise ScoutError(f"{player} has {s.games} recorded game{'s' * (s.games != 1)}{among}; "
                          "scouting needs at least 2 (games are held out to test the model)")
-    # Two threads: what does not wait for the cross-validation and the simulations (the
-    # habits, then the chart data) runs beside them. numpy lets go of the interpreter while
-    # it computes, so on two cores the report comes sooner (about a tenth at 1,000,000
-    # games); it is the same report, each part computed exactly as on its own. (The
-    # simulations split in two threads came out slower: their steps are small.)
+    # Two threads: what the simulations do not wait for (the habits, then the chart data
+    # and the held-out scores) runs beside the cross-validation and the simulations. numpy
+    # lets go of the interpreter while it computes, so on two cores the report comes
+    # sooner (about a tenth at 1,000,000 games); it is the same report, each part computed
+    # exactly as on its own. (The simulations split in two threads came out slower: their
+    # steps are small; so did the games against the full model played beside the
+    # cross-validation.)
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="scout") as pool:
         habits = pool.submit(find_habits, s)
         encoded = encode(Board.of(s))
         cv = held_out(s, folds, seed, encoded)
         model = OpponentModel.fit(s, encoded)
         predicted = pool.submit(predicted_bid_by_prize, model, s, encoded=encoded)
-        predictability = score(s, cv.probs, cv.folds)
+        predictability = pool.submit(score, s, cv.probs, cv.folds)
         counter = counter_strategy(model, profile_of(frame), simulations, seed, cv.models)
         return ScoutReport(player=player, games=s.games, bids=len(s),
-                           predictability=predictability, habits=habits.result(),
+                           predictability=predictability.result(), habits=habits.result(),
                            counter=counter, vs=vs, model=model, situations=s,
                            predicted=predicted.result(), variant_games=games.variant_games)
