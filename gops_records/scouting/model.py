@@ -189,7 +189,8 @@ class Encoded:
         found = cache.get(view)
         if found is None or found[0] is not bid:
             rows, col = np.arange(len(bid)), bid - 1
-            found = (bid, self.codes[view][rows, col], self.mult[view][rows, col])
+            flat = rows * MAX_RANK + col
+            found = (bid, self.codes[view].take(flat), self.mult[view].take(flat))
             cache[view] = found
         return found[1], found[2]
 
@@ -371,8 +372,8 @@ class ViewTable:
             z = np.einsum("ij,ij->i", present[at], weight[bucket]) - own
         else:
             per_group = np.einsum("ij,ij->i", groups.present, weight[groups.bucket])
-            z = per_group[groups.group[at]] - own
-        mine = weight[bucket, chosen] - own
+            z = per_group.take(groups.group.take(at)) - own
+        mine = weight.take(bucket * weight.shape[1] + chosen) - own
         return np.where(z > 0, mine / np.maximum(mult, 1) / np.where(z > 0, z, 1.0),
                         1.0 / np.maximum(hand_size, 1))
 
@@ -413,18 +414,18 @@ class OpponentModel:
         enc = encoded if encoded is not None else encode(Board.of(s))
         at = np.arange(len(s)) if rows is None else np.flatnonzero(rows)
         weight = None if rows is None else np.asarray(rows, dtype=float)
-        size = enc.hand_size[at]
-        bucket = enc.bucket[at]
+        size = enc.hand_size.take(at)
+        bucket = enc.bucket.take(at)
         tables = {}
         scores = [1.0 / size]
         for view in VIEWS:
             chosen_all, mult_all = enc.picked(view, s.bid)
-            chosen = chosen_all[at]
+            chosen = chosen_all.take(at)
             share = enc.uniform[view]
             uniform = share.sum(axis=0) if weight is None else np.einsum("i,ij->j", weight, share)
             table = ViewTable.fit(view, chosen, bucket, uniform)
             tables[view] = table
-            scores.append(table.loo_chosen(chosen, mult_all[at], bucket, enc.present[view],
+            scores.append(table.loo_chosen(chosen, mult_all.take(at), bucket, enc.present[view],
                                            size, at, enc.present_groups(view)))
         likelihood = np.column_stack(scores)
         return cls(tables, _em_weights(likelihood), len(at))
