@@ -303,6 +303,18 @@ def games_cte(f: Filters, columns: str = "g.*", name: str = "fg") -> tuple[str, 
     return f"{name} AS (SELECT {columns} FROM games g WHERE {where})", params
 
 
+#: The games zipped by position with their seat A and seat B rows of ``game_players``
+#: (aliases g, a, b), with no join: the loader writes a game's ``game_players`` rows in the
+#: order of its ``games`` rows, and every game has seats A and B. A query reading it must
+#: check :data:`MISPLACED` on the rows it keeps, and read by joins where any is true.
+SEATS_AB = """games g
+    POSITIONAL JOIN (SELECT game_id, player FROM game_players WHERE seat = 'A') a
+    POSITIONAL JOIN (SELECT game_id, player FROM game_players WHERE seat = 'B') b"""
+
+#: True on a row of :data:`SEATS_AB` holding another game's seat A or B row.
+MISPLACED = "(a.game_id IS DISTINCT FROM g.game_id OR b.game_id IS DISTINCT FROM g.game_id)"
+
+
 def in_scope(f: Filters, name: str = "fg") -> str:
     """A join clause keeping rows of the games in CTE ``name``; nothing when nothing is filtered.
 

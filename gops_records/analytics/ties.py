@@ -16,7 +16,7 @@ import duckdb
 import numpy as np
 import polars as pl
 
-from gops_records.analytics.filters import Filters, games_cte, run
+from gops_records.analytics.filters import MISPLACED, SEATS_AB, Filters, games_cte, run
 from gops_records.analytics.shapes import game_shapes, part
 from gops_records.analytics.stats import cluster_sums, wilson, with_cluster_ci
 from gops_records.cards import MAX_RANK
@@ -114,12 +114,11 @@ def _two_player_sums(con: duckdb.DuckDBPyConnection, f: Filters) -> tuple[pl.Dat
     to add).
 
     Matching each game to its two players by hash joins on the game id costs more than
-    the rest of the page (two joins of a million rows at a million games). The loader
-    writes a game's ``game_players`` rows in the order of its ``games`` rows, so seat A's
-    rows, seat B's rows and the games are zipped by position instead (a positional scan,
-    no join), and every kept two-player row is checked to hold one game's id three times:
-    a database whose rows are in another order falls back to the joins, with the same
-    answer.
+    the rest of the page (two joins of a million rows at a million games), so seat A's
+    rows, seat B's rows and the games are zipped by position instead
+    (:data:`~gops_records.analytics.filters.SEATS_AB`), and every kept two-player row is
+    checked to hold one game's id three times: a database whose rows are in another order
+    falls back to the joins, with the same answer.
     """
     rest, params = replace(f, players=()).games_where("g")
     played = "TRUE"
@@ -130,12 +129,8 @@ def _two_player_sums(con: duckdb.DuckDBPyConnection, f: Filters) -> tuple[pl.Dat
         params = [*params, *f.players, *f.players]
     zipped = run(con, f"""WITH zipped AS (
             SELECT g.rounds_played::BIGINT AS n, g.ties::BIGINT AS k, a.player AS pa,
-                   b.player AS pb, g.n_players = 2 AS two,
-                   a.game_id IS DISTINCT FROM g.game_id
-                       OR b.game_id IS DISTINCT FROM g.game_id AS misplaced
-            FROM games g
-            POSITIONAL JOIN (SELECT game_id, player FROM game_players WHERE seat = 'A') a
-            POSITIONAL JOIN (SELECT game_id, player FROM game_players WHERE seat = 'B') b
+                   b.player AS pb, g.n_players = 2 AS two, {MISPLACED} AS misplaced
+            FROM {SEATS_AB}
             WHERE {rest} AND (g.n_players > 2 OR {played})
         )
         {_TWO_SUMS}, count(*) FILTER (two AND misplaced) AS misplaced
