@@ -123,9 +123,9 @@ def assign_max(gain: np.ndarray | list) -> np.ndarray:
     # rows left free need a search for an augmenting path.
     u = np.zeros((batch, n + 1))
     u[:, 1:] = cost.min(axis=2)
-    v = np.zeros((batch, m + 1))
+    v = np.zeros((batch, m))                       # v of columns 1..m (column 0's: unread)
     p = np.zeros((batch, m + 1), dtype=np.int64)   # p[:, j]: the row matched to column j
-    way = np.zeros((batch, m + 1), dtype=np.int64)
+    way = np.zeros((batch, m), dtype=np.int64)     # way of columns 1..m
     best = np.argmin(cost, axis=2)
     key = (np.arange(batch)[:, None] * m + best).ravel()
     first = np.zeros(batch * n, dtype=bool)
@@ -142,10 +142,10 @@ def assign_max(gain: np.ndarray | list) -> np.ndarray:
                 continue
             p[tables, 0] = i
             end = np.zeros(batch, dtype=np.int64)     # the free column each table reaches
-            # the searching tables' state, gathered; ``ids`` maps it back to the batch. The
-            # column arrays hold columns 1..m only (the dummy column 0's v is never read)
+            # the searching tables' state, gathered; ``ids`` maps it back to the batch (the
+            # column arrays but p hold columns 1..m only: nothing reads the dummy column's)
             ids = tables
-            cu, cv, cp, cw = u[ids], v[ids, 1:], p[ids], way[ids, 1:]
+            cu, cv, cp, cw = u[ids], v[ids], p[ids], way[ids]
             k = len(ids)
             j0 = np.zeros(k, dtype=np.int64)       # the column last added to the tree
             i0 = np.full(k, i, dtype=np.int64)     # its row: first, the row being inserted
@@ -179,7 +179,7 @@ def assign_max(gain: np.ndarray | list) -> np.ndarray:
                     at = np.flatnonzero(done)
                     back = ids[at]
                     # (p is only read in the search: nothing of it to write back)
-                    u[back], v[back, 1:], way[back, 1:] = cu[at], cv[at], cw[at]
+                    u[back], v[back], way[back] = cu[at], cv[at], cw[at]
                     end[back] = j0[at]
                     live &= ~done
                     count -= len(at)
@@ -201,7 +201,7 @@ def assign_max(gain: np.ndarray | list) -> np.ndarray:
             going = tables
             j0 = end[going]
             while len(going):
-                j1 = way[going, j0]
+                j1 = way[going, j0 - 1]
                 p[going, j0] = p[going, j1]
                 j0 = j1
                 keep = j1 != 0
