@@ -87,6 +87,9 @@ def test_completion_is_offered_and_completes_commands_and_choices() -> None:
 
     assert complete("gops rej", 1) == ["rejects"]
     assert complete("gops export --format ", 3) == ["gops", "csv", "parquet", "gin", "ginsheet"]
-    script = subprocess.run([sys.executable, "-m", "gops_records", "--show-completion", "bash"],
-                            capture_output=True, text=True, timeout=60)
+    # Typer finds the shell from the process's parents (shellingham), not from an argument:
+    # run it under bash (a second statement keeps bash from exec-ing it away), so the
+    # answer does not depend on what started the tests
+    script = subprocess.run(["bash", "-c", '"$0" -m gops_records --show-completion; exit $?',
+                             sys.executable], capture_output=True, text=True, timeout=60)
     assert script.returncode == 0 and "_GOPS_COMPLETE" in script.stdout
