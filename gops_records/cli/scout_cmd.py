@@ -10,7 +10,7 @@ import typer
 from gops_records.cli.app import app, fail_on
 from gops_records.cli.options import DbOption
 from gops_records.errors import GopsError
-from gops_records.scouting.counter import DEFAULT_GAMES
+from gops_records.scouting.defaults import DEFAULT_GAMES
 
 
 @app.command("scout")

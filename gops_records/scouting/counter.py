@@ -29,6 +29,7 @@ import numpy as np
 from gops_records.analytics.stats import t95
 from gops_records.cards import MAX_RANK
 from gops_records.rules import RuleProfile
+from gops_records.scouting.defaults import DEFAULT_GAMES
 from gops_records.scouting.model import Board, ModelStack, OpponentModel, encode, key_groups
 from gops_records.scouting.play import (
     Reply,
@@ -39,8 +40,6 @@ from gops_records.scouting.play import (
     random_card,
 )
 
-#: Games simulated per reply when nothing else is asked for.
-DEFAULT_GAMES = 500
 #: Games each cross-validation model is played, per reply, to measure how much the
 #: exploit moves with the games the model saw.
 JACKKNIFE_GAMES = 100

@@ -17,6 +17,8 @@ import pytest
 #: the dashboard), so that neither `gops --help` nor `gops scout` may load them.
 HEAVY = ("gops_records.checking", "gops_records.importer", "gops_records.replay.chunks",
          "gops_records.gin.checking", "streamlit")
+#: The data stack itself: a command's help needs none of it.
+STACK = ("polars", "duckdb", "numpy", "pyarrow", "gops_records.scouting.scout")
 
 #: Runs ``gops ARGS`` in this interpreter as the console script does, then prints which
 #: of the modules named on the command line were loaded, and whether each one exists.
@@ -54,3 +56,13 @@ def test_startup_probe_sees_a_command_load_its_library(tmp_path) -> None:
     result = _probe(["validate", str(record)], HEAVY)
     assert "gops_records.checking" in result["loaded"]
     assert "streamlit" not in result["loaded"]
+
+
+@pytest.mark.parametrize("args", [["--help"], ["scout", "--help"], ["import", "--help"]])
+def test_help_leaves_the_data_stack_unloaded(args: list[str]) -> None:
+    """The options' defaults come from light modules (scouting.defaults, export_format,
+    simulate_defaults): help and a mistyped option answer without polars or DuckDB."""
+    result = _probe(args, STACK)
+    assert result["out"].startswith("Usage: gops")
+    assert result["exists"] == list(STACK)
+    assert result["loaded"] == []
