@@ -124,6 +124,7 @@ def import_paths(paths: Iterable[str | Path], db: str | Path | None = None, *,
                              + ", ".join(map(str, paths)))
     con = connect(db, timeout=lock_timeout)
     known: KnownGames | None = None
+    groups: bid_groups.Background | None = None
     try:
         # The fast path's worker threads keep the other core busy; a second DuckDB thread
         # here only competes with them (measured: a million games load ~1 s faster).
@@ -132,13 +133,14 @@ def import_paths(paths: Iterable[str | Path], db: str | Path | None = None, *,
         summary.import_id = scalar(con, "SELECT coalesce(max(import_id), 0) + 1 FROM imports")
         known = KnownGames(con)  # stored game ids, read in the background
         source_files.forget_other_readers(con)
-        pending = PendingLoad(con, summary, known, batch_games)
+        groups = bid_groups.Background(summary.import_id)
+        pending = PendingLoad(con, summary, known, batch_games, groups)
         earlier = source_files.read_sizes(con)
         for path in files:
             _import_file(con, path, summary, known, pending, earlier, encoding=encoding,
                          progress=progress, batch_games=batch_games, reparse=reparse)
         pending.flush()
-        bid_groups.merge_import(con, summary.import_id)
+        groups.finish(con)
         if summary.files_unchanged:
             summary.notes.append(
                 f"{summary.files_unchanged} of {summary.files} files unchanged since an earlier "
@@ -154,6 +156,8 @@ def import_paths(paths: Iterable[str | Path], db: str | Path | None = None, *,
             raise failure from exc
         raise
     finally:
+        if groups is not None:
+            groups.close()
         if known is not None:
             known.close()  # its cursor must be idle before the connection closes
         con.close()
@@ -185,8 +189,10 @@ class PendingLoad:
     21.8 s fresh, 7.8 s unchanged, when each was loaded and recorded on its own)."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection, summary: ImportSummary,
-                 known: KnownGames, batch_games: int) -> None:
+                 known: KnownGames, batch_games: int,
+                 groups: bid_groups.Background | None = None) -> None:
         self.con, self.summary, self.known, self.limit = con, summary, known, batch_games
+        self.groups = groups
         self.parts: list[Frames] = []
         self.records = 0
         self.reads: list[FileRead] = []
@@ -209,7 +215,8 @@ class PendingLoad:
         merged = self.parts[0] if len(self.parts) == 1 else Frames(
             {table: pl.concat([part[table] for part in self.parts]) for table in self.parts[0]},
             pl.concat([batch_game_ids(part) for part in self.parts]))
-        self.summary.add(load_frames(self.con, self.summary.import_id, merged, self.known))
+        self.summary.add(load_frames(self.con, self.summary.import_id, merged, self.known,
+                                     self.groups))
         self.parts, self.records = [], 0
 
     def holds(self, size: int, reader: str, digest: Future[str]) -> bool:

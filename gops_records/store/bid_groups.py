@@ -6,9 +6,10 @@ bids at 1,000,000 games took most of half a second a pick, and they only change 
 import adds games, so the loader keeps them: ``player_bid_groups`` holds, per player, the
 groups of the bids of the classic games stored, per event, and ``player_bid_clusters``
 the per-game sums of the game-clustered intervals. Both are sums over games, so the groups of the
-games an import adds are added to them (:func:`add_games`) and merged once at the end of
-the import (:func:`merge_import`); games are never deleted, so they stay right. Filtered
-views are computed from the bids as before (analytics.bidding).
+games an import adds are added to them (:func:`add_games`, or :class:`Background` during
+an import) and merged once at the end of the import (:func:`merge_import`); games are
+never deleted, so they stay right. Filtered views are computed from the bids as before
+(analytics.bidding).
 
 Rows are computed by the same code as a live view (``HandFacts.of``, ``group_frame``,
 ``cluster_frame``), so there is one rule; tests/analytics/test_bidding_reference.py holds
@@ -16,6 +17,8 @@ the stored and the live frames equal to each other and to the old window query.
 """
 
 from __future__ import annotations
+
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import duckdb
 import numpy as np
@@ -113,15 +116,62 @@ def rows_of(facts: HandFacts, owners: pl.DataFrame, import_id: int
     return named(group_frame(facts, DEFAULT_BUCKETS)), named(cluster_frame(facts))
 
 
+def _rows_of_games(import_id: int, games: pl.DataFrame, seats: pl.DataFrame,
+                   rounds: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame] | None:
+    facts, owners = facts_of(games, seats, rounds)
+    return rows_of(facts, owners, import_id) if len(facts.bid) else None
+
+
+def _insert(con: duckdb.DuckDBPyConnection,
+            rows: tuple[pl.DataFrame, pl.DataFrame] | None) -> None:
+    if rows is None:
+        return
+    stage_groups, stage_clusters = rows  # noqa: F841 (read by name in the SQL)
+    con.execute(f"INSERT INTO {GROUPS} SELECT * FROM stage_groups")
+    con.execute(f"INSERT INTO {CLUSTERS} SELECT * FROM stage_clusters")
+
+
 def add_games(con: duckdb.DuckDBPyConnection, import_id: int, games: pl.DataFrame,
               seats: pl.DataFrame, rounds: pl.DataFrame) -> None:
     """Add the groups of games just stored (none of them stored before), through Arrow."""
-    facts, owners = facts_of(games, seats, rounds)
-    if not len(facts.bid):
-        return
-    stage_groups, stage_clusters = rows_of(facts, owners, import_id)  # noqa: F841 (SQL names)
-    con.execute(f"INSERT INTO {GROUPS} SELECT * FROM stage_groups")
-    con.execute(f"INSERT INTO {CLUSTERS} SELECT * FROM stage_clusters")
+    _insert(con, _rows_of_games(import_id, games, seats, rounds))
+
+
+class Background:
+    """The groups of each batch an import stores, computed in a thread of their own while
+    the import reads and stores the next batches, and inserted by the import's thread
+    (which owns the connection) as they are ready: the work costs the import's wall time
+    little where a core has room. At most :data:`AHEAD` batches wait, so memory stays
+    bounded."""
+
+    AHEAD = 2
+
+    def __init__(self, import_id: int) -> None:
+        self.import_id = import_id
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bid-groups")
+        self._waiting: list[Future] = []
+
+    def add(self, con: duckdb.DuckDBPyConnection, games: pl.DataFrame, seats: pl.DataFrame,
+            rounds: pl.DataFrame) -> None:
+        """Compute the groups of these new games (in the thread); insert what is ready."""
+        self._waiting.append(self._pool.submit(_rows_of_games, self.import_id, games, seats,
+                                               rounds))
+        self.insert_ready(con, keep=self.AHEAD)
+
+    def insert_ready(self, con: duckdb.DuckDBPyConnection, keep: int = 0) -> None:
+        """Insert the finished batches, oldest first, waiting while more than ``keep`` wait."""
+        while self._waiting and (self._waiting[0].done() or len(self._waiting) > keep):
+            _insert(con, self._waiting.pop(0).result())
+
+    def finish(self, con: duckdb.DuckDBPyConnection) -> None:
+        """Insert every batch, then merge the import's rows (:func:`merge_import`)."""
+        self.insert_ready(con)
+        merge_import(con, self.import_id)
+
+    def close(self) -> None:
+        for waiting in self._waiting:
+            waiting.cancel()
+        self._pool.shutdown(wait=True)
 
 
 def merge_import(con: duckdb.DuckDBPyConnection, import_id: int) -> None:
@@ -163,5 +213,5 @@ def fill(con: duckdb.DuckDBPyConnection) -> None:
     merge_import(con, import_id)
 
 
-__all__ = ["CLUSTERS", "GROUPS", "add_games", "fill", "has_stored_groups",
+__all__ = ["CLUSTERS", "GROUPS", "Background", "add_games", "fill", "has_stored_groups",
            "merge_import", "stored_groups"]

@@ -120,11 +120,13 @@ def _member(sorted_ids: np.ndarray, numbers: np.ndarray) -> np.ndarray:
 
 def load_frames(con: duckdb.DuckDBPyConnection, import_id: int,
                 frames: Mapping[str, pl.DataFrame],
-                known: KnownGames | None = None) -> LoadCounts:
+                known: KnownGames | None = None,
+                groups: bid_groups.Background | None = None) -> LoadCounts:
     """Insert one batch inside the caller's transaction; returns what was new and duplicate.
 
     ``known`` (the ids stored so far, kept up to date here) saves an anti join per
-    batch. Frames are only read when needed: a batch of known games only needs its game
+    batch. The new games' bid groups go to ``groups`` (computed beside the import), else
+    are added at once. Frames are only read when needed: a batch of known games only needs its game
     ids (``frames.game_ids()`` if it has that, else the games frame's column).
     """
     rejects = frames["rejects"]
@@ -134,7 +136,7 @@ def load_frames(con: duckdb.DuckDBPyConnection, import_id: int,
         first = ids.is_first_distinct()  # a game written twice in the batch: its first copy
         if known is None or not known.usable:
             unique = frames["games"].filter(first)
-            counts.games_new = _insert_games_by_join(con, import_id, frames, unique)
+            counts.games_new = _insert_games_by_join(con, import_id, frames, unique, groups)
         else:
             every = first.all()  # the usual batch: no game twice, all new (no copies made)
             distinct = (ids if every else ids.filter(first)).to_numpy()
@@ -144,7 +146,7 @@ def load_frames(con: duckdb.DuckDBPyConnection, import_id: int,
                 new_games = frames["games"] if every else frames["games"].filter(first)
                 if counts.games_new < len(fresh):
                     new_games = new_games.filter(fresh)
-                _insert_games(con, import_id, frames, new_games, ids.len())
+                _insert_games(con, import_id, frames, new_games, ids.len(), groups)
                 known.add(distinct[fresh])
         counts.games_duplicate = ids.len() - counts.games_new
     if rejects.height:
@@ -169,7 +171,7 @@ def batch_game_ids(frames: Mapping[str, pl.DataFrame]) -> pl.Series:
 
 def _insert_games(con: duckdb.DuckDBPyConnection, import_id: int,
                   frames: Mapping[str, pl.DataFrame], new_games: pl.DataFrame,
-                  height: int) -> None:
+                  height: int, groups: bid_groups.Background | None) -> None:
     """Insert ``new_games`` (distinct, not stored yet) and their child rows."""
     stage_games = new_games  # noqa: F841  (read by name in the SQL)
     con.execute(f"INSERT INTO games SELECT {_GAME_COLUMNS} FROM stage_games", [import_id])
@@ -182,12 +184,13 @@ def _insert_games(con: duckdb.DuckDBPyConnection, import_id: int,
         stage_child = frame  # noqa: F841  (read by name in the SQL)
         con.execute(f"INSERT INTO {table} SELECT * FROM stage_child")
         children[table] = frame
-    bid_groups.add_games(con, import_id, new_games, children["game_players"],
-                         children["round_rows"])
+    _add_groups(con, import_id, groups, new_games, children["game_players"],
+                children["round_rows"])
 
 
 def _insert_games_by_join(con: duckdb.DuckDBPyConnection, import_id: int,
-                          frames: Mapping[str, pl.DataFrame], unique: pl.DataFrame) -> int:
+                          frames: Mapping[str, pl.DataFrame], unique: pl.DataFrame,
+                          groups: bid_groups.Background | None) -> int:
     """Insert the games of ``unique`` not stored yet (found by an anti join); their count."""
     games = frames["games"]
     stage_games = unique  # noqa: F841  (read by name in the SQL)
@@ -208,8 +211,17 @@ def _insert_games_by_join(con: duckdb.DuckDBPyConnection, import_id: int,
             con.execute(f"INSERT INTO {table} SELECT * FROM stage_child "
                         "SEMI JOIN new_ids USING (game_id)")
             children[table] = frame
-        bid_groups.add_games(con, import_id, unique.filter(pl.col("game_id").is_in(fresh)),
-                             *(children[t].filter(pl.col("game_id").is_in(fresh))
-                               for t in ("game_players", "round_rows")))
+        _add_groups(con, import_id, groups, unique.filter(pl.col("game_id").is_in(fresh)),
+                    *(children[t].filter(pl.col("game_id").is_in(fresh))
+                      for t in ("game_players", "round_rows")))
     con.execute("DROP TABLE new_ids")
     return new
+
+
+def _add_groups(con: duckdb.DuckDBPyConnection, import_id: int,
+                groups: bid_groups.Background | None, games: pl.DataFrame,
+                seats: pl.DataFrame, rounds: pl.DataFrame) -> None:
+    if groups is None:
+        bid_groups.add_games(con, import_id, games, seats, rounds)
+    else:
+        groups.add(con, games, seats, rounds)
