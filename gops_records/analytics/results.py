@@ -42,11 +42,16 @@ def list_matches(con: duckdb.DuckDBPyConnection) -> list[str]:
 def list_players(con: duckdb.DuckDBPyConnection, f: Filters = ALL_GAMES) -> list[str]:
     """Players who played in the games the filters keep, sorted."""
     if f.is_empty:
-        rows = con.execute("SELECT DISTINCT player FROM game_players ORDER BY player").fetchall()
-        return [r[0] for r in rows]
+        return _stored_players(con)
     where, params = f.games_where("g")
     kept = scalar(con, f"SELECT count(*) FROM games g WHERE {where}", params)
     return _players_of(con, f, kept)
+
+
+def _stored_players(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """Every player of every stored game, sorted."""
+    rows = con.execute("SELECT DISTINCT player FROM game_players ORDER BY player").fetchall()
+    return [r[0] for r in rows]
 
 
 #: Above this share of the stored games kept, the players of the kept games are read from
@@ -56,9 +61,20 @@ def list_players(con: duckdb.DuckDBPyConnection, f: Filters = ALL_GAMES) -> list
 _ZIP_SHARE = 1 / 8
 
 
+#: The shortcut of :func:`_players_of` looks at seats A and B of the first this many stored
+#: games, and stops at this many seats of kept games among them.
+_FIRST_GAMES, _FIRST_SEATS = 100_000, 10_000
+
+
 def _players_of(con: duckdb.DuckDBPyConnection, f: Filters, kept: int) -> list[str]:
     """The players of the ``kept`` games ``f`` keeps (a non-empty filter), sorted."""
     if kept and not f.players and kept >= _ZIP_SHARE * scalar(con, "SELECT count(*) FROM games"):
+        # A filter keeping this many games (an event, a season) usually keeps every
+        # player: when the first kept games already seat every stored player, that is the
+        # answer, and the scan of every game below is not needed.
+        stored = _stored_players(con)
+        if _first_kept_seat(con, f) == len(stored):
+            return stored
         where, params = f.games_where("g")
         pairs = con.execute(f"""SELECT a.player, b.player, count(*) FILTER (g.n_players > 2),
                                        count(*) FILTER ({MISPLACED})
@@ -78,6 +94,25 @@ def _players_of(con: duckdb.DuckDBPyConnection, f: Filters, kept: int) -> list[s
     rows = con.execute(f"WITH {scope} SELECT DISTINCT p.player FROM game_players p "
                        "SEMI JOIN fg USING (game_id) ORDER BY p.player", params).fetchall()
     return [r[0] for r in rows]
+
+
+def _first_kept_seat(con: duckdb.DuckDBPyConnection, f: Filters) -> int:
+    """How many players sit at seat A or B of the games ``f`` (no players filter) keeps
+    among the first :data:`_FIRST_GAMES` stored, up to :data:`_FIRST_SEATS` seats.
+
+    Each of them played in a kept game, so when they are every stored player, so are the
+    kept games' players. The games are zipped with their seats by position
+    (:data:`~gops_records.analytics.filters.SEATS_AB`) and a row holding another game's
+    seat is skipped, so the count never names a player of a game that is not kept.
+    """
+    where, params = f.games_where("g")
+    return scalar(con, f"""SELECT count(DISTINCT player) FROM (
+        SELECT unnest([a_player, b_player]) AS player
+        FROM (SELECT g.*, a.game_id AS a_game, a.player AS a_player, b.game_id AS b_game,
+                     b.player AS b_player
+              FROM {SEATS_AB} LIMIT ?) g
+        WHERE {where} AND a_game = g.game_id AND b_game = g.game_id
+        LIMIT ?)""", [_FIRST_GAMES, *params, _FIRST_SEATS])
 
 
 def date_range(con: duckdb.DuckDBPyConnection) -> tuple[dt.date | None, dt.date | None]:

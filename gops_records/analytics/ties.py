@@ -98,12 +98,18 @@ def ties_by_pair(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     return _clustered(out)
 
 
-#: The two-player games' sums per pair (seat A's player, seat B's), over ``zipped``.
+#: The two-player games' sums per pair (seat A's player, seat B's), over ``counted``: the
+#: kept games counted (``c``) by pa, pb, rounds ``n``, ties ``k`` and ``two`` (a
+#: two-player game). Counting games by these few values first and summing the small result
+#: costs less than six sums over every kept game.
 _TWO_SUMS = """
-    SELECT pa, pb, sum(n) FILTER (two)::BIGINT AS n, sum(k) FILTER (two)::BIGINT AS k,
-           sum(k * k) FILTER (two)::BIGINT AS kk, sum(n * n) FILTER (two)::BIGINT AS nn,
-           sum(k * n) FILTER (two)::BIGINT AS kn, count(*) FILTER (two)::BIGINT AS games,
-           count(*) FILTER (NOT two)::BIGINT AS more_games
+    SELECT pa, pb, coalesce(sum(n * c) FILTER (two), 0)::BIGINT AS n,
+           coalesce(sum(k * c) FILTER (two), 0)::BIGINT AS k,
+           coalesce(sum(k * k * c) FILTER (two), 0)::BIGINT AS kk,
+           coalesce(sum(n * n * c) FILTER (two), 0)::BIGINT AS nn,
+           coalesce(sum(k * n * c) FILTER (two), 0)::BIGINT AS kn,
+           coalesce(sum(c) FILTER (two), 0)::BIGINT AS games,
+           coalesce(sum(c) FILTER (NOT two), 0)::BIGINT AS more_games
 """
 
 
@@ -127,14 +133,16 @@ def _two_player_sums(con: duckdb.DuckDBPyConnection, f: Filters) -> tuple[pl.Dat
         # in a two-player game, a player played exactly when seated at A or B
         played = f"(a.player IN ({marks}) OR b.player IN ({marks}))"
         params = [*params, *f.players, *f.players]
-    zipped = run(con, f"""WITH zipped AS (
-            SELECT g.rounds_played::BIGINT AS n, g.ties::BIGINT AS k, a.player AS pa,
-                   b.player AS pb, g.n_players = 2 AS two, {MISPLACED} AS misplaced
+    zipped = run(con, f"""WITH counted AS (
+            SELECT a.player AS pa, b.player AS pb, g.rounds_played::BIGINT AS n,
+                   g.ties::BIGINT AS k, g.n_players = 2 AS two, {MISPLACED} AS misplaced,
+                   count(*) AS c
             FROM {SEATS_AB}
             WHERE {rest} AND (g.n_players > 2 OR {played})
+            GROUP BY ALL
         )
-        {_TWO_SUMS}, count(*) FILTER (two AND misplaced) AS misplaced
-        FROM zipped GROUP BY ALL""", params)
+        {_TWO_SUMS}, coalesce(sum(c) FILTER (two AND misplaced), 0) AS misplaced
+        FROM counted GROUP BY ALL""", params)
     more_games = int(zipped["more_games"].sum())
     if zipped["misplaced"].sum():
         zipped = _two_player_sums_joined(con, f)
@@ -147,16 +155,17 @@ def _two_player_sums_joined(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.Da
     scope, params = games_cte(f, "g.game_id, g.rounds_played::BIGINT AS rounds_played, "
                                  "g.n_players, g.ties::BIGINT AS ties")
     return run(con, f"""WITH {scope},
-        zipped AS (
-            SELECT fg.rounds_played AS n, fg.ties AS k, a.player AS pa, b.player AS pb,
-                   TRUE AS two
+        counted AS (
+            SELECT a.player AS pa, b.player AS pb, fg.rounds_played AS n, fg.ties AS k,
+                   TRUE AS two, count(*) AS c
             FROM fg
             JOIN game_players a ON a.game_id = fg.game_id AND a.seat = 'A'
             JOIN game_players b ON b.game_id = fg.game_id AND b.seat = 'B'
             WHERE fg.n_players = 2
+            GROUP BY ALL
         )
         {_TWO_SUMS}
-        FROM zipped GROUP BY ALL""", params)
+        FROM counted GROUP BY ALL""", params)
 
 
 def _more_player_sums(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
