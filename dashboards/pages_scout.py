@@ -23,9 +23,8 @@ from gops_records.dashboards import charts, data, ui
 from gops_records.dashboards.text import escape_md
 
 from gops_records.scouting import ScoutError, ScoutReport
-from gops_records.scouting.counter import GENERIC
 from gops_records.scouting.features import MAX_GAMES
-from gops_records.scouting.report import MIN_GAMES
+from gops_records.scouting.results import GENERIC, MIN_GAMES
 
 P_SCOUT, P_VS = "scout", "vs"
 ANYONE = "anyone"

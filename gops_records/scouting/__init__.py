@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from gops_records.scouting.features import ScoutError
-    from gops_records.scouting.report import ScoutReport, predicted_bid_by_prize
+    from gops_records.scouting.report import predicted_bid_by_prize
+    from gops_records.scouting.results import ScoutReport
     from gops_records.scouting.scout import scout
 
-_WHERE = {"ScoutError": "features", "ScoutReport": "report",
+_WHERE = {"ScoutError": "features", "ScoutReport": "results",
           "predicted_bid_by_prize": "report", "scout": "scout"}
 
 

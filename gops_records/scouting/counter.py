@@ -22,7 +22,6 @@ are played the same way, and their spread gives a grouped-jackknife interval.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -39,14 +38,11 @@ from gops_records.scouting.play import (
     prize_piles,
     random_card,
 )
+from gops_records.scouting.results import CounterStrategy, Gain
 
 #: Games each cross-validation model is played, per reply, to measure how much the
 #: exploit moves with the games the model saw.
 JACKKNIFE_GAMES = 100
-#: The generic strategy, in words: one fixed strategy for every opponent (docs/scouting.md).
-GENERIC = ("bid the prize: the card equal to the prize on offer, every round, whoever "
-           "the opponent is (the best reply to a uniformly random bidder)")
-
 KINDS = ("its lowest card", "exactly the prize", "the prize plus 1", "the prize plus 2",
          "the prize minus 1", "the prize minus 2", "its highest card", "well above the prize",
          "well below the prize")
@@ -288,67 +284,6 @@ def best_reply(model: OpponentModel, prize: int, pool_value: int, hand: list[int
 
 
 # -- the measurement --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Gain:
-    """Mean score margin per game (seat A minus seat B) over ``games`` simulated games."""
-
-    mean: float
-    stderr: float
-    games: int
-
-    @classmethod
-    def of(cls, margins: np.ndarray) -> Gain:
-        m = np.asarray(margins, dtype=float)
-        se = float(m.std(ddof=1) / math.sqrt(len(m))) if len(m) > 1 else 0.0
-        return cls(float(m.mean()) if len(m) else 0.0, se, len(m))
-
-
-@dataclass(frozen=True, slots=True)
-class CounterStrategy:
-    """The counter, the generic strategy and a random reply, each measured against the
-    model; the exploit (counter minus generic, paired game by game) with its interval."""
-
-    description: str
-    counter: Gain
-    random: Gain
-    profile: RuleProfile
-    played: dict[str, float] = field(default_factory=dict)
-    generic: Gain = Gain(0.0, 0.0, 0)
-    exploit: Gain = Gain(0.0, 0.0, 0)
-    #: 95% interval of the exploit: simulation error and, from the folds' models, how
-    #: much it moves with the games the model was fitted on (None without fold models).
-    exploit_ci: tuple[float, float] | None = None
-    #: the exploit against each fold's model (the jackknife's values)
-    fold_exploits: tuple[float, ...] = ()
-
-    @property
-    def expected_gain_per_game(self) -> float:
-        return self.counter.mean
-
-    @property
-    def random_gain_per_game(self) -> float:
-        return self.random.mean
-
-    @property
-    def generic_gain_per_game(self) -> float:
-        return self.generic.mean
-
-    @property
-    def exploit_gain_per_game(self) -> float:
-        return self.exploit.mean
-
-    def as_json(self) -> dict:
-        ci = None if self.exploit_ci is None else [round(x, 2) for x in self.exploit_ci]
-        return {"description": self.description,
-                "expected_gain_per_game": round(self.counter.mean, 2),
-                "random_gain_per_game": round(self.random.mean, 2),
-                "generic_gain_per_game": round(self.generic.mean, 2),
-                "exploit_gain_per_game": round(self.exploit.mean, 2),
-                "exploit_gain_ci": ci,
-                "generic_strategy": GENERIC,
-                "simulated_games": self.counter.games}
 
 
 def counter_strategy(model: OpponentModel, profile: RuleProfile, games: int = DEFAULT_GAMES,

@@ -27,50 +27,10 @@ from gops_records.analytics.stats import clustered_rates, ratio_interval
 from gops_records.cards import MAX_RANK
 from gops_records.scouting.features import Situations
 from gops_records.scouting.model import Board, Encoded, ModelStack, OpponentModel, encode
+from gops_records.scouting.results import Predictability
 
 #: Probabilities are clipped here before the logarithm (a model never rules a card out).
 MIN_PROB = 1e-6
-
-Interval = tuple[float | None, float | None]
-
-
-@dataclass(frozen=True, slots=True)
-class Predictability:
-    """Held-out scores of the model and of uniform play over the hand, with the 95%
-    intervals (game the unit) of the model's exact and within-one rates and of its
-    information gain (the share of the uniform log-loss it saves)."""
-
-    exact: float
-    within_one: float
-    log_loss: float
-    baseline_exact: float
-    baseline_within_one: float
-    baseline_log_loss: float
-    folds: int = 0
-    exact_ci: Interval = (None, None)
-    within_one_ci: Interval = (None, None)
-    information_gain_ci: Interval = (None, None)
-
-    @property
-    def information_gain(self) -> float:
-        """1 - log_loss / baseline_log_loss: the share of the uniform log-loss saved (<0: worse)."""
-        if self.baseline_log_loss <= 0:
-            return 0.0
-        return 1.0 - self.log_loss / self.baseline_log_loss
-
-    def as_json(self) -> dict:
-        def pair(ci: Interval) -> list[float | None]:
-            return [None if x is None else round(x, 4) for x in ci]
-
-        return {"exact": round(self.exact, 4), "within_one": round(self.within_one, 4),
-                "log_loss": round(self.log_loss, 4),
-                "baseline_exact": round(self.baseline_exact, 4),
-                "baseline_within_one": round(self.baseline_within_one, 4),
-                "baseline_log_loss": round(self.baseline_log_loss, 4),
-                "information_gain": round(self.information_gain, 4),
-                "exact_ci": pair(self.exact_ci), "within_one_ci": pair(self.within_one_ci),
-                "information_gain_ci": pair(self.information_gain_ci)}
-
 
 @dataclass(frozen=True)
 class HeldOut:

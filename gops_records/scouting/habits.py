@@ -24,6 +24,7 @@ import numpy as np
 from gops_records.analytics.stats import clustered_rates
 from gops_records.cards import MAX_RANK, rank_name
 from gops_records.scouting.features import Situations
+from gops_records.scouting.results import Habit
 
 ALPHA = 0.01
 MARGIN = 0.05
@@ -31,23 +32,6 @@ MIN_SUPPORT = 20
 EARLY_ROUNDS = 4
 #: Up to this many situations the Poisson-binomial tail is computed exactly.
 EXACT_UP_TO = 2000
-
-
-@dataclass(frozen=True, slots=True)
-class Habit:
-    """A habit that cleared its baseline: the sentence, the rate, its support and 95% CI."""
-
-    key: str
-    description: str
-    rate: float
-    count: int
-    ci: tuple[float, float]
-    baseline: float
-    p_value: float
-
-    def as_json(self) -> dict:
-        return {"description": self.description, "rate": round(self.rate, 4),
-                "count": self.count, "ci": [round(self.ci[0], 4), round(self.ci[1], 4)]}
 
 
 @dataclass(frozen=True, slots=True)

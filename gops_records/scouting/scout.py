@@ -17,7 +17,8 @@ from gops_records.scouting.features import (
 )
 from gops_records.scouting.habits import find_habits
 from gops_records.scouting.model import Board, OpponentModel, encode
-from gops_records.scouting.report import ScoutReport, predicted_bid_by_prize, profile_of
+from gops_records.scouting.report import predicted_bid_by_prize, profile_of
+from gops_records.scouting.results import ScoutReport
 
 
 def scout(con: duckdb.DuckDBPyConnection, player: str, vs: str | None = None, seed: int = 0,
@@ -66,4 +67,5 @@ def scout(con: duckdb.DuckDBPyConnection, player: str, vs: str | None = None, se
         return ScoutReport(player=player, games=s.games, bids=len(s),
                            predictability=predictability.result(), habits=habits.result(),
                            counter=counter, vs=vs, model=model, situations=s,
-                           predicted=predicted.result(), variant_games=games.variant_games)
+                           predicted=predicted.result(), variant_games=games.variant_games,
+                           model_description=model.describe())
