@@ -30,7 +30,8 @@ from gops_records.dashboards.text import escape_md
 from gops_records import analytics
 from gops_records import rejects as quarantine_lib
 from gops_records.analytics.filters import Filters
-from gops_records.scouting import ScoutReport, predicted_bid_by_prize, scout
+from gops_records.scouting import ScoutReport, predicted_bid_by_prize
+from gops_records.store import scout_reports
 from gops_records.store.db import SharedReader
 
 TTL_SECONDS = 300
@@ -266,10 +267,9 @@ class Scouting:
 
 
 def _scout(con: Con, player: str, vs: str | None, seed: int) -> Scouting:
-    report = scout(con, player, vs, seed)
-    reads_by = report.model.describe() if report.model is not None else ""
+    report = scout_reports.report_for(con, player, vs, seed)  # kept at import, or computed
     return Scouting(replace(report, model=None, situations=None),
-                    predicted_bid_by_prize(report), reads_by)
+                    predicted_bid_by_prize(report), report.model_description)
 
 
 _scouting = cached_read(_scout, filtered=False, name="scouting", ttl=SCOUT_TTL_SECONDS,

@@ -39,7 +39,7 @@ from gops_records.roundlogs import (  # noqa: F401  (find_long_line, MAX_LINE_BY
     round_log_games,
 )
 from gops_records.sources import decode, find_files, read_regular_file, source_name
-from gops_records.store import bid_groups, source_files
+from gops_records.store import bid_groups, scout_reports, source_files
 from gops_records.store.db import connect, scalar, write_failure
 from gops_records.store.loader import KnownGames, LoadCounts, batch_game_ids, load_frames
 from gops_records.store.source_files import FileRead, file_sha256, reader_of
@@ -67,6 +67,9 @@ class ImportSummary(LoadCounts):
     #: The first few rejected records, as ``file:line: code: message`` (``gops import``
     #: lists them; ``gops rejects`` lists every one)
     rejected: list[str] = field(default_factory=list)
+    #: Scouting reports computed and kept (store/scout_reports.py), and their seconds
+    scout_reports: int = 0
+    scout_seconds: float = 0.0
 
     def note_rejects(self, rejects: pl.DataFrame) -> None:
         """Keep the headlines of a batch's rejects while fewer than a few are kept."""
@@ -97,7 +100,9 @@ class ImportSummary(LoadCounts):
             "games_new": self.games_new, "games_duplicate": self.games_duplicate,
             "games_rejected": self.games_rejected, "rejects_new": self.rejects_new,
             "rejects_duplicate": self.rejects_duplicate, "seconds": round(self.seconds, 3),
-            "games_per_second": round(self.games_per_second, 1), "notes": self.notes,
+            "games_per_second": round(self.games_per_second, 1),
+            "scout_reports": self.scout_reports, "scout_seconds": round(self.scout_seconds, 3),
+            "notes": self.notes,
         }
 
 
@@ -141,6 +146,9 @@ def import_paths(paths: Iterable[str | Path], db: str | Path | None = None, *,
                          progress=progress, batch_games=batch_games, reparse=reparse)
         pending.flush()
         groups.finish(con)
+        con.execute("RESET threads")  # the scouting reports' queries may use every core
+        scouted = scout_reports.refresh_import(con, summary.import_id)
+        summary.scout_reports, summary.scout_seconds = scouted.kept, scouted.seconds
         if summary.files_unchanged:
             summary.notes.append(
                 f"{summary.files_unchanged} of {summary.files} files unchanged since an earlier "

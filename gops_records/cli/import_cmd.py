@@ -94,7 +94,9 @@ def describe_summary(s: ImportSummary, db: Path) -> str:
         files += f" ({s.files_unchanged} unchanged, not read again)"
     lines = [f"import {s.import_id} into {db}: {files}, {s.games_seen} games seen: "
              f"{s.games_new} new, {s.games_duplicate} duplicate, {rejected}; "
-             f"{s.seconds:.2f} s, {s.games_per_second:,.0f} games/s"]
+             f"{s.seconds:.2f} s, {s.games_per_second:,.0f} games/s"
+             + (f" ({s.scout_seconds:.2f} s of it scouting {s.scout_reports} "
+                f"player{'s' * (s.scout_reports != 1)})" if s.scout_reports else "")]
     if s.games_rejected:
         lines += [f"  {line}" for line in s.rejected]
         more = s.games_rejected - len(s.rejected)

@@ -44,12 +44,13 @@ def scout(
 
         gops scout "Bruno Keller" --vs "Anna de Vries" --json --seed 7
     """
-    from gops_records.scouting import scout as scout_player
     from gops_records.store.db import reading
+    from gops_records.store.scout_reports import report_for
 
     try:
-        with reading(db) as con:
-            report = scout_player(con, player, vs=vs, seed=seed, simulations=simulations)
+        with reading(db) as con:  # the kept report if there is one, else computed
+            report = report_for(con, player, vs=vs, seed=seed, simulations=simulations,
+                                chart_data=False)
     except GopsError as exc:
         fail_on(exc)
     if as_json:

@@ -581,6 +581,27 @@ CREATE TABLE player_bid_clusters (
 """
 
 
+#: Version 10: each player's scouting report, computed at import (store/scout_reports.py).
+_V10_SCOUT_REPORTS = """
+CREATE TABLE scout_reports (
+    player       VARCHAR NOT NULL,   -- one row a player: the report against anyone
+    import_id    INTEGER NOT NULL,   -- the import after which it was computed
+    version      VARCHAR NOT NULL,   -- the gops that computed it, and the record's layout
+    seed         INTEGER NOT NULL,   -- the seed of the folds and the simulated games
+    simulations  INTEGER NOT NULL,   -- games simulated for each reply
+    games        INTEGER NOT NULL,   -- games studied
+    seconds      DOUBLE NOT NULL,    -- how long it took to compute
+    report       JSON NOT NULL       -- the report (gops_records/scouting/kept.py)
+);
+"""
+
+
+def _fill_scout_reports(con: duckdb.DuckDBPyConnection) -> None:
+    from gops_records.store import scout_reports  # it reads the schema's tables: import late
+
+    scout_reports.fill(con)
+
+
 def _fill_bid_groups(con: duckdb.DuckDBPyConnection) -> None:
     from gops_records.store import bid_groups  # it reads the schema's tables: import late
 
@@ -607,10 +628,13 @@ MIGRATIONS: tuple[Migration, ...] = (
                  "gin_player_hands view", _V8_GIN),
     Migration(9, "player_bid_groups and player_bid_clusters: each player's bids grouped by "
                  "their hand facts, kept import by import", _V9_BID_GROUPS, _fill_bid_groups),
+    Migration(10, "scout_reports: each player's scouting report, computed at import",
+              _V10_SCOUT_REPORTS, _fill_scout_reports),
 )
 
 #: Tables a user may query (``rounds`` and ``bids`` are views); the order is the load order.
 TABLES = ("imports", "games", "game_players", "rounds", "bids", "rejects", "source_files",
           "round_rows", "source_file_reads", "source_file_games", "source_file_rejects",
           "reject_resolutions", "variant_round_rows", "gin_hands", "gin_turns", "gin_melds",
-          "gin_games", "gin_player_hands", "player_bid_groups", "player_bid_clusters")
+          "gin_games", "gin_player_hands", "player_bid_groups", "player_bid_clusters",
+          "scout_reports")
