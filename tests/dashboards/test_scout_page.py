@@ -194,3 +194,43 @@ def test_the_page_says_it_reads_classic_games_only(tmp_path, monkeypatch):
     text = " ".join(i.value for i in at.info)
     assert "Cannot scout Tess here" in text and "classic games only" in text
     assert not at.metric
+
+
+def _page_text(at: AppTest) -> list:
+    """What the page says: its headings, metrics (value, delta, help) and captions."""
+    return ([s.value for s in at.subheader] + [c.value for c in at.caption]
+            + [(m.label, m.value, m.delta, m.help) for m in at.metric]
+            + [md.value for md in at.markdown])
+
+
+def test_a_report_kept_at_import_shows_as_the_one_computed(tmp_path, monkeypatch):
+    """The page reads the report the import kept (store/scout_reports.py) and shows
+    exactly what it shows for the report computed afresh."""
+    from gops_records.store import scout_reports
+    from gops_records.store.db import connect
+
+    monkeypatch.setattr(scout_reports, "KEEP_FROM_GAMES", 2)
+    from club_fixture import build_club_db
+    db = build_club_db(tmp_path)
+    con = connect(db)
+    try:
+        kept = [r[0] for r in con.execute("SELECT player FROM scout_reports").fetchall()]
+    finally:
+        con.close()
+    assert "Bruno" in kept
+    shown = _page_text(scout_page(db, monkeypatch, scout="Bruno"))
+    con = connect(db)
+    try:  # the kept row is what the page reads: a mark put in it shows
+        con.execute("UPDATE scout_reports SET report = json_merge_patch(report, "
+                    "'{\"model_description\": \"MARK\"}') WHERE player = 'Bruno'")
+    finally:
+        con.close()
+    assert any("MARK" in str(line) for line in _page_text(
+        scout_page(db, monkeypatch, scout="Bruno")))
+    con = connect(db)
+    try:
+        con.execute("DELETE FROM scout_reports")
+    finally:
+        con.close()
+    assert _page_text(scout_page(db, monkeypatch, scout="Bruno")) == shown
+    assert any("Bruno is " in str(line) for line in shown)
