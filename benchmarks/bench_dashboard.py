@@ -207,9 +207,9 @@ def page_scout(run: Session, f: Filters, picks: Picks) -> None:
 
 
 def page_ties(run: Session, f: Filters, picks: Picks) -> None:
-    if run("overview", analytics.overview, f)["games"] == 0:
-        return explain_empty(run)
     kinds = run("games_by_variant", analytics.games_by_variant, f)
+    if kinds.is_empty():
+        return explain_empty(run)
     run("final_ties", analytics.final_ties, f)
     run("game_shapes", _shaped, f)
     run("ties_by_pair", analytics.ties_by_pair, f)

@@ -137,7 +137,7 @@ def main() -> None:
     st.caption("A round ties when the highest bid is shared. Under the carry rule the prize "
                "stays and joins the next one; under the discard rule nobody gets it. Rates "
                "come with 95% intervals.")
-    if data.overview(view)["games"] == 0:
+    if data.games_by_variant(view).is_empty():  # no kept game (the page reads it anyway)
         ui.no_games(view, "ties")
         return
     note = variants_note(view)

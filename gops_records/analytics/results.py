@@ -12,15 +12,7 @@ from dataclasses import replace
 import duckdb
 import polars as pl
 
-from gops_records.analytics.filters import (
-    ALL_GAMES,
-    MISPLACED,
-    SEATS_AB,
-    Filters,
-    games_cte,
-    in_scope,
-    run,
-)
+from gops_records.analytics.filters import ALL_GAMES, Filters, games_cte, in_scope, run
 from gops_records.analytics.stats import wilson_exprs
 from gops_records.store.db import scalar
 
@@ -42,77 +34,21 @@ def list_matches(con: duckdb.DuckDBPyConnection) -> list[str]:
 def list_players(con: duckdb.DuckDBPyConnection, f: Filters = ALL_GAMES) -> list[str]:
     """Players who played in the games the filters keep, sorted."""
     if f.is_empty:
-        return _stored_players(con)
-    where, params = f.games_where("g")
-    kept = scalar(con, f"SELECT count(*) FROM games g WHERE {where}", params)
-    return _players_of(con, f, kept)
-
-
-def _stored_players(con: duckdb.DuckDBPyConnection) -> list[str]:
-    """Every player of every stored game, sorted."""
-    rows = con.execute("SELECT DISTINCT player FROM game_players ORDER BY player").fetchall()
+        rows = con.execute("SELECT DISTINCT player FROM game_players ORDER BY player"
+                           ).fetchall()
+    else:
+        scope, params = games_cte(f, KEPT_PLAYERS)
+        rows = con.execute(f"WITH {scope} {_DISTINCT_PLAYERS} ORDER BY p", params).fetchall()
     return [r[0] for r in rows]
 
 
-#: Above this share of the stored games kept, the players of the kept games are read from
-#: the games zipped with their seats (a scan of every game, whatever is kept) rather than
-#: by matching every player row to the kept games (a cost that grows with them): at a
-#: million games the two cost the same near an eighth.
-_ZIP_SHARE = 1 / 8
-
-
-#: The shortcut of :func:`_players_of` looks at seats A and B of the first this many stored
-#: games, and stops at this many seats of kept games among them.
-_FIRST_GAMES, _FIRST_SEATS = 100_000, 10_000
-
-
-def _players_of(con: duckdb.DuckDBPyConnection, f: Filters, kept: int) -> list[str]:
-    """The players of the ``kept`` games ``f`` keeps (a non-empty filter), sorted."""
-    if kept and not f.players and kept >= _ZIP_SHARE * scalar(con, "SELECT count(*) FROM games"):
-        # A filter keeping this many games (an event, a season) usually keeps every
-        # player: when the first kept games already seat every stored player, that is the
-        # answer, and the scan of every game below is not needed.
-        stored = _stored_players(con)
-        if _first_kept_seat(con, f) == len(stored):
-            return stored
-        where, params = f.games_where("g")
-        pairs = con.execute(f"""SELECT a.player, b.player, count(*) FILTER (g.n_players > 2),
-                                       count(*) FILTER ({MISPLACED})
-                                FROM {SEATS_AB} WHERE {where} GROUP BY ALL""",
-                            params).fetchall()
-        if not any(misplaced for *_, misplaced in pairs):
-            names = {name for pa, pb, _, _ in pairs for name in (pa, pb)}
-            if any(more for _, _, more, _ in pairs):  # seats C and D of 3-4 player games
-                scope, params = games_cte(f, "g.game_id, g.n_players")
-                rows = con.execute(f"""WITH {scope} SELECT DISTINCT p.player
-                    FROM game_players p
-                    SEMI JOIN (SELECT game_id FROM fg WHERE n_players > 2) k USING (game_id)
-                    WHERE p.seat IN ('C', 'D')""", params).fetchall()
-                names.update(r[0] for r in rows)
-            return sorted(names)
-    scope, params = games_cte(f, "g.game_id")
-    rows = con.execute(f"WITH {scope} SELECT DISTINCT p.player FROM game_players p "
-                       "SEMI JOIN fg USING (game_id) ORDER BY p.player", params).fetchall()
-    return [r[0] for r in rows]
-
-
-def _first_kept_seat(con: duckdb.DuckDBPyConnection, f: Filters) -> int:
-    """How many players sit at seat A or B of the games ``f`` (no players filter) keeps
-    among the first :data:`_FIRST_GAMES` stored, up to :data:`_FIRST_SEATS` seats.
-
-    Each of them played in a kept game, so when they are every stored player, so are the
-    kept games' players. The games are zipped with their seats by position
-    (:data:`~gops_records.analytics.filters.SEATS_AB`) and a row holding another game's
-    seat is skipped, so the count never names a player of a game that is not kept.
-    """
-    where, params = f.games_where("g")
-    return scalar(con, f"""SELECT count(DISTINCT player) FROM (
-        SELECT unnest([a_player, b_player]) AS player
-        FROM (SELECT g.*, a.game_id AS a_game, a.player AS a_player, b.game_id AS b_game,
-                     b.player AS b_player
-              FROM {SEATS_AB} LIMIT ?) g
-        WHERE {where} AND a_game = g.game_id AND b_game = g.game_id
-        LIMIT ?)""", [_FIRST_GAMES, *params, _FIRST_SEATS])
+#: The seat columns of the kept games (schema 11: ``games.player_a`` .. ``player_d``), and
+#: their distinct players over a ``fg`` of them: the kept games' players without matching
+#: a million seat rows to them (at 1,000,000 games, 17-26 ms against 23-56).
+KEPT_PLAYERS = "g.player_a, g.player_b, g.player_c, g.player_d, g.n_players"
+_DISTINCT_PLAYERS = """SELECT player_a AS p FROM fg UNION SELECT player_b FROM fg
+    UNION SELECT player_c FROM fg WHERE n_players > 2
+    UNION SELECT player_d FROM fg WHERE n_players > 3"""
 
 
 def date_range(con: duckdb.DuckDBPyConnection) -> tuple[dt.date | None, dt.date | None]:
@@ -151,18 +87,14 @@ def evening_filters(f: Filters, date: dt.date, event: str | None) -> Filters:
 def overview(con: duckdb.DuckDBPyConnection, f: Filters) -> dict:
     """Counts for a summary line: games, finished, players, rounds (of the filtered games),
     events, first_date, last_date; imports and rejects are database-wide (not filtered)."""
-    scope, params = games_cte(f, "g.game_id, g.finished, g.rounds_played, g.event, g.date")
-    zip_players = not f.is_empty and not f.players  # _players_of may zip: count them there
-    players = ("NULL::BIGINT" if zip_players else
-               f"(SELECT count(DISTINCT p.player) FROM game_players p {in_scope(f)})")
+    scope, params = games_cte(f, "g.finished, g.rounds_played, g.event, g.date, "
+                                 + KEPT_PLAYERS)
     row = run(con, f"""WITH {scope}
         SELECT count(*) AS games, count(*) FILTER (finished) AS finished,
-               {players} AS players,
+               (SELECT count(*) FROM ({_DISTINCT_PLAYERS})) AS players,
                coalesce(sum(rounds_played), 0)::BIGINT AS rounds,
                count(DISTINCT event) AS events, min(date) AS first_date, max(date) AS last_date
         FROM fg""", params).row(0, named=True)
-    if zip_players:
-        row["players"] = len(_players_of(con, f, row["games"]))
     row["imports"] = scalar(con, "SELECT count(*) FROM imports")
     row["rejects"] = scalar(con, "SELECT count(*) FROM rejects")
     return row

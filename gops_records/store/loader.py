@@ -30,7 +30,8 @@ _GAME_COLUMNS = (
     "game_id, ? AS import_id, source, source_game, source_line, event, site, "
     "try_strptime(date_text, '%Y.%m.%d')::DATE AS date, date_text, round, match, tie_rule, "
     "cards, prize_order, n_players, finished, rounds_played, unclaimed, result, winner, "
-    "tags, ties, tie_mask, carried, max_pool, bid_cards, open_prizes"
+    "tags, ties, tie_mask, carried, max_pool, bid_cards, open_prizes, "
+    "player_a, player_b, player_c, player_d"
 )
 
 _CHILD_KEYS = {
@@ -173,7 +174,7 @@ def _insert_games(con: duckdb.DuckDBPyConnection, import_id: int,
                   frames: Mapping[str, pl.DataFrame], new_games: pl.DataFrame,
                   height: int, groups: bid_groups.Background | None) -> None:
     """Insert ``new_games`` (distinct, not stored yet) and their child rows."""
-    stage_games = new_games  # noqa: F841  (read by name in the SQL)
+    stage_games = _with_seat_players(new_games, frames["game_players"])  # noqa: F841
     con.execute(f"INSERT INTO games SELECT {_GAME_COLUMNS} FROM stage_games", [import_id])
     children = {}
     for table, key in _CHILD_KEYS.items():
@@ -193,7 +194,7 @@ def _insert_games_by_join(con: duckdb.DuckDBPyConnection, import_id: int,
                           groups: bid_groups.Background | None) -> int:
     """Insert the games of ``unique`` not stored yet (found by an anti join); their count."""
     games = frames["games"]
-    stage_games = unique  # noqa: F841  (read by name in the SQL)
+    stage_games = _with_seat_players(unique, frames["game_players"])  # noqa: F841
     con.execute("CREATE OR REPLACE TEMP TABLE new_ids AS SELECT game_id FROM stage_games "
                 "ANTI JOIN games USING (game_id)")
     new = scalar(con, "SELECT count(*) FROM new_ids")
@@ -216,6 +217,17 @@ def _insert_games_by_join(con: duckdb.DuckDBPyConnection, import_id: int,
                       for t in ("game_players", "round_rows")))
     con.execute("DROP TABLE new_ids")
     return new
+
+
+def _with_seat_players(games: pl.DataFrame, seats: pl.DataFrame) -> pl.DataFrame:
+    """``games`` (in their order) with player_a to player_d: who sat in each seat, from the
+    batch's ``game_players`` rows (the first copy of a game written twice)."""
+    wide = (seats.unique(["game_id", "seat"], keep="first", maintain_order=True)
+            .pivot("seat", index="game_id", values="player", aggregate_function="first"))
+    named = wide.select("game_id", *(
+        (pl.col(s) if s in wide.columns else pl.lit(None, pl.String)).alias(f"player_{s.lower()}")
+        for s in "ABCD"))
+    return games.join(named, on="game_id", how="left", maintain_order="left")
 
 
 def _add_groups(con: duckdb.DuckDBPyConnection, import_id: int,

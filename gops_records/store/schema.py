@@ -596,6 +596,22 @@ CREATE TABLE scout_reports (
 """
 
 
+#: Version 11: each game's players in seat order, beside the game, for the player filter.
+_V11_SEAT_PLAYERS = """
+ALTER TABLE games ADD COLUMN player_a VARCHAR;
+ALTER TABLE games ADD COLUMN player_b VARCHAR;
+ALTER TABLE games ADD COLUMN player_c VARCHAR;
+ALTER TABLE games ADD COLUMN player_d VARCHAR;
+UPDATE games SET player_a = s.a, player_b = s.b, player_c = s.c, player_d = s.d
+FROM (SELECT game_id, any_value(player) FILTER (seat = 'A') AS a,
+             any_value(player) FILTER (seat = 'B') AS b,
+             any_value(player) FILTER (seat = 'C') AS c,
+             any_value(player) FILTER (seat = 'D') AS d
+      FROM game_players GROUP BY game_id) s
+WHERE games.game_id = s.game_id;
+"""
+
+
 def _fill_scout_reports(con: duckdb.DuckDBPyConnection) -> None:
     from gops_records.store import scout_reports  # it reads the schema's tables: import late
 
@@ -630,6 +646,8 @@ MIGRATIONS: tuple[Migration, ...] = (
                  "their hand facts, kept import by import", _V9_BID_GROUPS, _fill_bid_groups),
     Migration(10, "scout_reports: each player's scouting report, computed at import",
               _V10_SCOUT_REPORTS, _fill_scout_reports),
+    Migration(11, "games.player_a to player_d: each game's players in seat order, as in "
+                  "game_players", _V11_SEAT_PLAYERS),
 )
 
 #: Tables a user may query (``rounds`` and ``bids`` are views); the order is the load order.

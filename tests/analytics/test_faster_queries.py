@@ -2,9 +2,10 @@
 what the queries they replaced gave, on the bundled samples, on simulated games of every
 variant, events and players, and on the hand-made club database.
 
-Each ``_old_*`` function below is the replaced query as it stood, kept here as the
-reference; the filters cover every field, filters keeping many games and few, and the
-shortcuts are checked to have been taken both ways (so a test cannot pass vacuously).
+Each ``_old_*`` function below is a replaced query (the joins of the kept games to their
+``game_players`` rows), kept here as the reference for the queries that now read the
+games' own seat columns (schema 11); the filters cover every field, filters keeping many
+games and few.
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ import polars as pl
 import pytest
 
 import gops_records.analytics as a
-from gops_records.analytics import results, ties
-from gops_records.analytics.filters import MISPLACED, SEATS_AB, games_cte, run
+from gops_records.analytics import ties
+from gops_records.analytics.filters import games_cte, run
 from gops_records.importer import import_paths
 from gops_records.notation import write_games
 from gops_records.rules import RuleProfile, TieRule
@@ -89,32 +90,11 @@ _OLD_TWO_SUMS = """
 
 
 def _old_two_player_sums(con, f):
-    rest, params = replace(f, players=()).games_where("g")
-    played = "TRUE"
-    if f.players:
-        marks = ", ".join("?" * len(f.players))
-        played = f"(a.player IN ({marks}) OR b.player IN ({marks}))"
-        params = [*params, *f.players, *f.players]
-    zipped = run(con, f"""WITH zipped AS (
-            SELECT g.rounds_played::BIGINT AS n, g.ties::BIGINT AS k, a.player AS pa,
-                   b.player AS pb, g.n_players = 2 AS two, {MISPLACED} AS misplaced
-            FROM {SEATS_AB}
-            WHERE {rest} AND (g.n_players > 2 OR {played})
-        )
-        {_OLD_TWO_SUMS}, count(*) FILTER (two AND misplaced) AS misplaced
-        FROM zipped GROUP BY ALL""", params)
-    more_games = int(zipped["more_games"].sum())
-    if zipped["misplaced"].sum():
-        zipped = _old_two_player_sums_joined(con, f)
-    two = zipped.filter(pl.col("games") > 0).drop("more_games", "misplaced", strict=False)
-    return two, more_games
-
-
-def _old_two_player_sums_joined(con, f):
+    """The pairs by two joins of the kept games to their seat rows (the first query)."""
     scope, params = games_cte(f, "g.game_id, g.rounds_played::BIGINT AS rounds_played, "
                                  "g.n_players, g.ties::BIGINT AS ties")
     return run(con, f"""WITH {scope},
-        zipped AS (
+        joined AS (
             SELECT fg.rounds_played AS n, fg.ties AS k, a.player AS pa, b.player AS pb,
                    TRUE AS two
             FROM fg
@@ -123,7 +103,12 @@ def _old_two_player_sums_joined(con, f):
             WHERE fg.n_players = 2
         )
         {_OLD_TWO_SUMS}
-        FROM zipped GROUP BY ALL""", params)
+        FROM joined GROUP BY ALL""", params).drop("more_games")
+
+
+def _old_more_games(con, f):
+    where, params = f.games_where("g")
+    return scalar(con, f"SELECT count(*) FROM games g WHERE {where} AND n_players > 2", params)
 
 
 def _sorted(frame: pl.DataFrame) -> pl.DataFrame:
@@ -132,14 +117,30 @@ def _sorted(frame: pl.DataFrame) -> pl.DataFrame:
 
 def test_two_player_sums_as_before(db_con):
     for f in _filters(db_con):
-        (new, new_more), (old, old_more) = (ties._two_player_sums(db_con, f),
-                                            _old_two_player_sums(db_con, f))
-        assert new_more == old_more, f
+        (new, new_more), old = ties._two_player_sums(db_con, f), _old_two_player_sums(db_con, f)
+        assert new_more == _old_more_games(db_con, f), f
         assert new.schema == old.schema, f
         assert _sorted(new).equals(_sorted(old)), f
-        joined = ties._two_player_sums_joined(db_con, f).drop("more_games")
-        assert _sorted(joined).equals(
-            _sorted(_old_two_player_sums_joined(db_con, f).drop("more_games"))), f
+
+
+def test_the_player_filter_keeps_the_games_the_seat_rows_name(db_con):
+    """The player filter reads games.player_a .. player_d (schema 11): the same games as
+    the semi join on game_players it replaced."""
+    players = a.list_players(db_con)
+    for names in [(players[0],), tuple(players[1:4]), tuple(players), ("no such player",)]:
+        for f in (a.Filters(players=names), a.Filters(players=names, n_players=3),
+                  a.Filters(players=names, events=tuple(a.list_events(db_con)[:1]))):
+            where, params = f.games_where("g")
+            new = {r[0] for r in db_con.execute(
+                f"SELECT game_id FROM games g WHERE {where}", params).fetchall()}
+            rest, rest_params = replace(f, players=()).games_where("g")
+            marks = ", ".join("?" * len(names))
+            old = {r[0] for r in db_con.execute(
+                f"SELECT game_id FROM games g WHERE {rest} AND g.game_id IN (SELECT game_id "
+                f"FROM game_players WHERE player IN ({marks}))",
+                [*rest_params, *names]).fetchall()}
+            assert new == old, f
+    assert new or names == ("no such player",)
 
 
 def test_two_player_sums_count_something(simulated_db):
@@ -151,67 +152,19 @@ def test_two_player_sums_count_something(simulated_db):
         assert (two["kk"] >= two["k"]).all() and two["nn"].sum() > two["n"].sum()
 
 
-# -- list_players and overview: the first kept games' seats ----------------------------
+# -- list_players and overview: the kept games' seat columns --------------------------
 
-def _old_players_of(con, f, kept):
-    if kept and not f.players and kept >= results._ZIP_SHARE * scalar(
-            con, "SELECT count(*) FROM games"):
-        where, params = f.games_where("g")
-        pairs = con.execute(f"""SELECT a.player, b.player, count(*) FILTER (g.n_players > 2),
-                                       count(*) FILTER ({MISPLACED})
-                                FROM {SEATS_AB} WHERE {where} GROUP BY ALL""",
-                            params).fetchall()
-        if not any(misplaced for *_, misplaced in pairs):
-            names = {name for pa, pb, _, _ in pairs for name in (pa, pb)}
-            if any(more for _, _, more, _ in pairs):
-                scope, params = games_cte(f, "g.game_id, g.n_players")
-                rows = con.execute(f"""WITH {scope} SELECT DISTINCT p.player
-                    FROM game_players p
-                    SEMI JOIN (SELECT game_id FROM fg WHERE n_players > 2) k USING (game_id)
-                    WHERE p.seat IN ('C', 'D')""", params).fetchall()
-                names.update(r[0] for r in rows)
-            return sorted(names)
+def _old_list_players(con, f):
+    """The players of the kept games by matching their seat rows (the first query)."""
     scope, params = games_cte(f, "g.game_id")
     rows = con.execute(f"WITH {scope} SELECT DISTINCT p.player FROM game_players p "
                        "SEMI JOIN fg USING (game_id) ORDER BY p.player", params).fetchall()
     return [r[0] for r in rows]
 
 
-def _old_list_players(con, f):
-    if f.is_empty:
-        rows = con.execute("SELECT DISTINCT player FROM game_players ORDER BY player").fetchall()
-        return [r[0] for r in rows]
-    where, params = f.games_where("g")
-    return _old_players_of(con, f, scalar(con, f"SELECT count(*) FROM games g WHERE {where}",
-                                          params))
-
-
-@pytest.mark.parametrize("first", [(results._FIRST_GAMES, results._FIRST_SEATS), (5, 4),
-                                   (40, 1_000)])
-def test_players_as_before(db_con, monkeypatch, first):
-    """The same players, whether the first kept games seat everyone or not, with the
-    shortcut's look-ahead as shipped and cut short."""
-    monkeypatch.setattr(results, "_FIRST_GAMES", first[0])
-    monkeypatch.setattr(results, "_FIRST_SEATS", first[1])
+def test_players_as_before(db_con):
     for f in [*_filters(db_con), *[a.Filters(events=(e,)) for e in a.list_events(db_con)]]:
         old = _old_list_players(db_con, f)
         assert a.list_players(db_con, f) == old, f
         assert a.overview(db_con, f)["players"] == len(old), f
-
-
-def test_the_shortcut_is_taken_and_refused(simulated_db, monkeypatch):
-    """Over the simulated evenings, some filters' first kept games seat every player (the
-    answer is read from them) and some do not (the kept games are all read)."""
-    seen = []
-    real = results._first_kept_seat
-    monkeypatch.setattr(results, "_first_kept_seat",
-                        lambda con, f: seen.append(real(con, f)) or seen[-1])
-    with duckdb.connect(str(simulated_db), read_only=True) as con:
-        everyone = len(a.list_players(con))
-        for f in [a.Filters(variant="classic"), *[a.Filters(events=(e,))
-                                                  for e in a.list_events(con)]]:
-            assert a.list_players(con, f) == _old_list_players(con, f)
-        monkeypatch.setattr(results, "_FIRST_GAMES", 3)
-        assert a.list_players(con, a.Filters(variant="classic")) == _old_list_players(
-            con, a.Filters(variant="classic"))
-    assert everyone in seen and any(n < everyone for n in seen), seen
+    assert len(a.list_players(db_con, a.Filters())) > 3

@@ -21,7 +21,7 @@ def test_empty_filter_keeps_everything():
 
 def test_games_where_has_one_parameter_per_placeholder():
     sql, params = FULL.games_where("x")
-    assert sql.count("?") == len(params) == 9
+    assert sql.count("?") == len(params) == 15  # each player once a seat
     assert "x.event IN (?, ?)" in sql and "x.finished" in sql
     assert params[:2] == ["Club", "Other"]
     assert params[-2:] == ["Ann", "Bob"]
