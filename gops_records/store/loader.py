@@ -31,7 +31,7 @@ _GAME_COLUMNS = (
     "try_strptime(date_text, '%Y.%m.%d')::DATE AS date, date_text, round, match, tie_rule, "
     "cards, prize_order, n_players, finished, rounds_played, unclaimed, result, winner, "
     "tags, ties, tie_mask, carried, max_pool, bid_cards, open_prizes, "
-    "player_a, player_b, player_c, player_d"
+    "player_a, player_b, player_c, player_d, carried_pools"
 )
 
 _CHILD_KEYS = {
@@ -174,7 +174,7 @@ def _insert_games(con: duckdb.DuckDBPyConnection, import_id: int,
                   frames: Mapping[str, pl.DataFrame], new_games: pl.DataFrame,
                   height: int, groups: bid_groups.Background | None) -> None:
     """Insert ``new_games`` (distinct, not stored yet) and their child rows."""
-    stage_games = _with_seat_players(new_games, frames["game_players"])  # noqa: F841
+    stage_games = _with_game_extras(new_games, frames)  # noqa: F841
     con.execute(f"INSERT INTO games SELECT {_GAME_COLUMNS} FROM stage_games", [import_id])
     children = {}
     for table, key in _CHILD_KEYS.items():
@@ -194,7 +194,7 @@ def _insert_games_by_join(con: duckdb.DuckDBPyConnection, import_id: int,
                           groups: bid_groups.Background | None) -> int:
     """Insert the games of ``unique`` not stored yet (found by an anti join); their count."""
     games = frames["games"]
-    stage_games = _with_seat_players(unique, frames["game_players"])  # noqa: F841
+    stage_games = _with_game_extras(unique, frames)  # noqa: F841
     con.execute("CREATE OR REPLACE TEMP TABLE new_ids AS SELECT game_id FROM stage_games "
                 "ANTI JOIN games USING (game_id)")
     new = scalar(con, "SELECT count(*) FROM new_ids")
@@ -219,15 +219,39 @@ def _insert_games_by_join(con: duckdb.DuckDBPyConnection, import_id: int,
     return new
 
 
-def _with_seat_players(games: pl.DataFrame, seats: pl.DataFrame) -> pl.DataFrame:
-    """``games`` (in their order) with player_a to player_d: who sat in each seat, from the
-    batch's ``game_players`` rows (the first copy of a game written twice)."""
-    wide = (seats.unique(["game_id", "seat"], keep="first", maintain_order=True)
-            .pivot("seat", index="game_id", values="player", aggregate_function="first"))
+def _with_game_extras(games: pl.DataFrame, frames: Mapping[str, pl.DataFrame]
+                      ) -> pl.DataFrame:
+    """``games`` (in their order) with what ``games`` keeps beside each game from its own
+    rows in the batch (the first copy of a game written twice): player_a to player_d, who
+    sat in each seat, and carried_pools, the rounds of a classic game with a carried pool
+    (an empty list when none; null for the variants, whose rounds are stored apart)."""
+    seats = frames["game_players"].unique(["game_id", "seat"], keep="first",
+                                          maintain_order=True)
+    wide = seats.pivot("seat", index="game_id", values="player", aggregate_function="first")
     named = wide.select("game_id", *(
         (pl.col(s) if s in wide.columns else pl.lit(None, pl.String)).alias(f"player_{s.lower()}")
         for s in "ABCD"))
-    return games.join(named, on="game_id", how="left", maintain_order="left")
+    rounds = frames["round_rows"]
+    pools = (rounds.filter(pl.col("carried_in") > 0)
+             .unique(["game_id", "round_no"], keep="first", maintain_order=True)
+             .sort("game_id", "round_no", maintain_order=True)
+             .group_by("game_id", maintain_order=True)
+             .agg(pl.struct(pl.col("round_no"), pl.col("prize"),
+                            (pl.col("carried_in") + pl.col("prize")).cast(pl.Int16)
+                            .alias("pool_value"),
+                            pl.col("pool_carried").list.len().cast(pl.Int8).alias("pool_cards"))
+                  .alias("carried_pools")))
+    out = (games.join(named, on="game_id", how="left", maintain_order="left")
+           .join(pools, on="game_id", how="left", maintain_order="left"))
+    classic = (pl.col("bid_cards") == 1) & pl.col("open_prizes").is_null()
+    return out.with_columns(
+        pl.when(classic).then(pl.col("carried_pools").fill_null(pl.lit([], dtype=CARRIED_POOLS)))
+        .otherwise(pl.col("carried_pools")).alias("carried_pools"))
+
+
+#: The type of ``games.carried_pools``.
+CARRIED_POOLS = pl.List(pl.Struct({"round_no": pl.Int8, "prize": pl.Int8,
+                                   "pool_value": pl.Int16, "pool_cards": pl.Int8}))
 
 
 def _add_groups(con: duckdb.DuckDBPyConnection, import_id: int,

@@ -612,6 +612,21 @@ WHERE games.game_id = s.game_id;
 """
 
 
+#: Version 12: each classic game's carried pools, beside the game, for the pool figures.
+_V12_CARRIED_POOLS = """
+ALTER TABLE games ADD COLUMN carried_pools
+    STRUCT(round_no TINYINT, prize TINYINT, pool_value SMALLINT, pool_cards TINYINT)[];
+UPDATE games SET carried_pools = [] WHERE bid_cards = 1 AND open_prizes IS NULL;
+UPDATE games SET carried_pools = c.pools
+FROM (SELECT game_id, list(struct_pack(round_no := round_no, prize := prize,
+                                       pool_value := (carried_in + prize)::SMALLINT,
+                                       pool_cards := len(pool_carried)::TINYINT)
+                           ORDER BY round_no) AS pools
+      FROM round_rows WHERE carried_in > 0 GROUP BY game_id) c
+WHERE games.game_id = c.game_id;
+"""
+
+
 def _fill_scout_reports(con: duckdb.DuckDBPyConnection) -> None:
     from gops_records.store import scout_reports  # it reads the schema's tables: import late
 
@@ -648,6 +663,8 @@ MIGRATIONS: tuple[Migration, ...] = (
               _V10_SCOUT_REPORTS, _fill_scout_reports),
     Migration(11, "games.player_a to player_d: each game's players in seat order, as in "
                   "game_players", _V11_SEAT_PLAYERS),
+    Migration(12, "games.carried_pools: the rounds of a classic game with a carried pool",
+              _V12_CARRIED_POOLS),
 )
 
 #: Tables a user may query (``rounds`` and ``bids`` are views); the order is the load order.

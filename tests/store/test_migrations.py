@@ -33,7 +33,7 @@ HEX = "format('{:016x}', game_id) AS game_id"
 V1_ROWS = {
     "imports": "SELECT * FROM new.imports",
     "games": f"SELECT {HEX}, * EXCLUDE (game_id, tags, ties, tie_mask, carried, max_pool, "
-             "bid_cards, open_prizes, player_a, player_b, player_c, player_d), "
+             "bid_cards, open_prizes, player_a, player_b, player_c, player_d, carried_pools), "
              "map_from_entries(tags) FROM new.games",
     "game_players": f"SELECT {HEX}, * EXCLUDE (game_id) FROM new.game_players",
     "rounds": f"SELECT {HEX}, * EXCLUDE (game_id, bid_a, bid_b, bid_c, bid_d, cards_a, cards_b, "

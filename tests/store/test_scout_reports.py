@@ -165,8 +165,8 @@ def test_the_upgrade_to_schema_10_fills_the_reports(db: Path, tmp_path: Path) ->
     con = connect(db)
     try:  # back to schema 9
         con.execute("DROP TABLE scout_reports")
-        for seat in "abcd":
-            con.execute(f"ALTER TABLE games DROP COLUMN player_{seat}")
+        for column in ("player_a", "player_b", "player_c", "player_d", "carried_pools"):
+            con.execute(f"ALTER TABLE games DROP COLUMN {column}")
         con.execute("DELETE FROM schema_migrations WHERE version >= 10")
     finally:
         con.close()

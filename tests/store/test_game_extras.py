@@ -1,6 +1,7 @@
-"""games.player_a to player_d (schema 11) repeat game_players exactly, however the games
-came in: 2 to 4 players, a game written twice in one batch, games already stored, and an
-upgraded older file."""
+"""What games keeps beside each game repeats the game's own rows exactly, however the games
+came in (2 to 4 players, the variants, a game written twice in one batch, games already
+stored, an upgraded older file): player_a to player_d (schema 11) repeat game_players,
+carried_pools (schema 12) the rounds with a carried pool."""
 
 from __future__ import annotations
 
@@ -24,17 +25,32 @@ WHERE g.player_a IS DISTINCT FROM s.a OR g.player_b IS DISTINCT FROM s.b
    OR s.seats <> g.n_players OR g.player_a IS NULL OR g.player_b IS NULL
 """
 
+#: Games whose carried_pools differ from their rounds with something carried in.
+DIFFERENT_POOLS = """
+SELECT count(*) FROM games g LEFT JOIN (
+    SELECT game_id, list(struct_pack(round_no := round_no, prize := prize,
+                                     pool_value := pool_value,
+                                     pool_cards := len(pool_cards)::TINYINT)
+                         ORDER BY round_no) AS pools
+    FROM rounds WHERE carried_in > 0 GROUP BY game_id) r USING (game_id)
+WHERE CASE WHEN g.bid_cards = 1 AND g.open_prizes IS NULL
+           THEN g.carried_pools IS DISTINCT FROM coalesce(r.pools, [])
+           ELSE g.carried_pools IS NOT NULL END
+"""
 
-def _write(path: Path, games: int, seed: int, players: int) -> str:
+
+def _write(path: Path, games: int, seed: int, players: int, **rules) -> str:
     with path.open("w", encoding="utf-8") as out:
-        write_simulation(out, games, seed, RuleProfile(players=players))
+        write_simulation(out, games, seed, RuleProfile(players=players, **rules))
     return path.read_text(encoding="utf-8")
 
 
-def test_the_seat_columns_repeat_game_players(tmp_path: Path) -> None:
+def test_they_repeat_the_games_rows(tmp_path: Path) -> None:
     folder = tmp_path / "in"
     folder.mkdir()
     texts = [_write(folder / f"p{n}.gops", 30, n, n) for n in (2, 3, 4)]
+    _write(folder / "bids.gops", 10, 5, 2, bid_cards=2)
+    _write(folder / "open.gops", 10, 6, 2, open_prizes=3)
     # a game written twice in one file (the loader keeps one copy of its rows)
     (folder / "twice.gops").write_text(texts[1] + "\n" + texts[1], encoding="utf-8")
     db = tmp_path / "t.duckdb"
@@ -46,25 +62,30 @@ def test_the_seat_columns_repeat_game_players(tmp_path: Path) -> None:
     assert summary.games_new == 20 and summary.games_duplicate == 30
     with reading(db) as con:
         assert con.execute("SELECT count(DISTINCT n_players), count(*) FROM games"
-                           ).fetchall() == [(3, 110)]
+                           ).fetchall() == [(3, 130)]
         assert con.execute(DIFFERENT).fetchall() == [(0,)]
+        assert con.execute(DIFFERENT_POOLS).fetchall() == [(0,)]
+        assert con.execute("SELECT sum(len(carried_pools)) > 50, count(carried_pools) FROM "
+                           "games").fetchall() == [(True, 110)]
 
 
-def test_an_upgrade_fills_the_seat_columns(tmp_path: Path) -> None:
+def test_an_upgrade_fills_them(tmp_path: Path) -> None:
     db = tmp_path / "t.duckdb"
     _write(tmp_path / "a.gops", 25, 3, 3)
     import_paths([tmp_path / "a.gops"], db)
     con = connect(db)
     try:  # back to schema 10
-        for seat in "abcd":
-            con.execute(f"ALTER TABLE games DROP COLUMN player_{seat}")
-        con.execute("DELETE FROM schema_migrations WHERE version = 11")
+        for column in ("player_a", "player_b", "player_c", "player_d", "carried_pools"):
+            con.execute(f"ALTER TABLE games DROP COLUMN {column}")
+        con.execute("DELETE FROM schema_migrations WHERE version >= 11")
     finally:
         con.close()
     with reading(db) as con:  # an upgraded copy in memory
         assert con.execute(DIFFERENT).fetchall() == [(0,)]
+        assert con.execute(DIFFERENT_POOLS).fetchall() == [(0,)]
     connect(db).close()  # the upgrade in place
     with reading(db) as con:
         assert con.execute(DIFFERENT).fetchall() == [(0,)]
+        assert con.execute(DIFFERENT_POOLS).fetchall() == [(0,)]
         assert con.execute("SELECT count(*) FROM games WHERE player_c IS NOT NULL"
                            ).fetchall() == [(25,)]
