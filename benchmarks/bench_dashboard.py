@@ -49,6 +49,8 @@ from gops_records.store.db import LATEST_VERSION, SharedReader, reading, scalar,
 OUT = Path(__file__).parent / "out"
 FIRST_LOAD_GOAL = 1.0  # seconds, issue 4 section 4
 CHANGE_GOAL = 0.5
+#: The Scout page's goal for any report, a first one or another player's (issue 12).
+SCOUT_GOAL = 1.0
 LOCK_WAIT_SECONDS = 8.0  # as dashboards/data.py
 
 
@@ -412,7 +414,8 @@ def table(results: dict[str, dict]) -> str:
         lines.append(row("  page only (sidebar already cached)", r["first_load"],
                          FIRST_LOAD_GOAL))
         for c in r["changes"]:
-            lines.append(row(f"  {c['label']}", c, CHANGE_GOAL))
+            lines.append(row(f"  {c['label']}", c,
+                             SCOUT_GOAL if page == "Scout" else CHANGE_GOAL))
     return "\n".join(lines)
 
 
@@ -456,7 +459,8 @@ def main() -> None:
     (OUT / "dashboard_results.json").write_text(json.dumps({
         "when": dt.datetime.now().isoformat(timespec="seconds"), "database": str(db),
         "games": games, "bids": bids, "repeats": args.repeats,
-        "goals": {"first_load_seconds": FIRST_LOAD_GOAL, "change_seconds": CHANGE_GOAL},
+        "goals": {"first_load_seconds": FIRST_LOAD_GOAL, "change_seconds": CHANGE_GOAL,
+                  "scout_seconds": SCOUT_GOAL},
         "load_average_before": load_before, "load_average_after": load_after,
         "pages": results}, indent=2, default=str))
 
