@@ -627,6 +627,15 @@ WHERE games.game_id = c.game_id;
 """
 
 
+#: Version 13: where each file of an import was, and its bytes' SHA-256, beside ``sources``
+#: (same order), so ``gops rejects --recheck`` reads the file that was imported, wherever
+#: the command runs. Imports made before keep NULL: their paths were never recorded.
+_V13_SOURCE_PATHS = """
+ALTER TABLE imports ADD COLUMN source_paths VARCHAR[];
+ALTER TABLE imports ADD COLUMN source_sha256 VARCHAR[];
+"""
+
+
 def _fill_scout_reports(con: duckdb.DuckDBPyConnection) -> None:
     from gops_records.store import scout_reports  # it reads the schema's tables: import late
 
@@ -665,6 +674,8 @@ MIGRATIONS: tuple[Migration, ...] = (
                   "game_players", _V11_SEAT_PLAYERS),
     Migration(12, "games.carried_pools: the rounds of a classic game with a carried pool",
               _V12_CARRIED_POOLS),
+    Migration(13, "imports.source_paths and source_sha256: each file's absolute path and "
+                  "SHA-256, for gops rejects --recheck", _V13_SOURCE_PATHS),
 )
 
 #: Tables a user may query (``rounds`` and ``bids`` are views); the order is the load order.

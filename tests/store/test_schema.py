@@ -90,7 +90,7 @@ def test_schema_migrations_records_every_version(db: Path) -> None:
         rows = con.execute("SELECT version, name, applied_at FROM schema_migrations "
                            "ORDER BY version").fetchall()
     assert [(v, n) for v, n, _ in rows] == [(m.version, m.name) for m in MIGRATIONS]
-    assert [m.version for m in MIGRATIONS] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
+    assert [m.version for m in MIGRATIONS] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]
     assert all(r[2] is not None for r in rows)
 
 
@@ -107,8 +107,8 @@ def test_migrating_twice_is_a_no_op(db: Path) -> None:
         before = con.execute("SELECT * FROM schema_migrations").fetchall()
     con = connect(db)  # a second read-write open migrates again
     try:
-        assert schema_version(con) == LATEST_VERSION == 12
-        assert migrate(con) == 12
+        assert schema_version(con) == LATEST_VERSION == 13
+        assert migrate(con) == 13
         assert con.execute("SELECT * FROM schema_migrations").fetchall() == before
     finally:
         con.close()
