@@ -21,22 +21,26 @@ dashboard is open.
 from __future__ import annotations
 
 import csv
-import os
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
 import duckdb
 
-from gops_records.errors import GopsError
 from gops_records.export_format import ExportFormat
+from gops_records.export_target import (
+    ExportError,
+    check_parquet_folder,
+    check_target,
+    replacing,
+    writing,
+)
 from gops_records.games_query import GameFilter, check_players, game_ref
 from gops_records.notation import BidToken, CardToken, GameRecord, RoundRecord, write_game
 from gops_records.roundlogs import BID_JOIN, COLUMNS, NO_PRIZE
-from gops_records.store.db import reading, scalar
+from gops_records.store.db import reading, resolve_db, scalar
 
 __all__ = ["CSV_COLUMNS", "STDOUT", "ExportError", "ExportFormat", "ExportSummary",
            "GameFilter", "csv_query", "export_games", "iter_records"]
@@ -60,12 +64,6 @@ CSV_COLUMNS = (COLUMNS[0], "game_ref", *COLUMNS[1:])
 _ORDER = "g.import_id, g.source, g.source_game"
 _CHILD_ORDER = {"game_players": "game_id, seat", "rounds": "game_id, round_no",
                 "bids": "game_id, round_no, seat"}
-
-
-class ExportError(GopsError):
-    """An export that cannot be written (e.g. the output exists as the wrong kind)."""
-
-    code = "export"
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,15 +93,15 @@ def export_games(db: str | Path | None, out: str | Path, fmt: ExportFormat | str
         return export_gin(db, out, fmt, selection, stdout=stdout)
     to_stdout = str(out) == STDOUT
     out = STDOUT if to_stdout else Path(out)
+    database = resolve_db(db)
     if to_stdout:
         if fmt is ExportFormat.PARQUET:
             raise ExportError("a Parquet export writes a folder of files, not to stdout: "
                               "give --out a folder")
     elif fmt is ExportFormat.PARQUET:
-        if out.exists() and not out.is_dir():
-            raise ExportError(f"{out} is a file; a Parquet export writes a folder")
-    elif out.is_dir():
-        raise ExportError(f"{out} is a folder; a {fmt.value} export writes one file")
+        check_parquet_folder(out, database, [f"{t}.parquet" for t in PARQUET_TABLES])
+    else:
+        target = check_target(out, database, f"a {fmt.value} export writes one file")
     where, params = selection.where()
     with reading(db) as con:
         con.execute("SET enable_progress_bar = false")  # stdout is the command's
@@ -113,16 +111,14 @@ def export_games(db: str | Path | None, out: str | Path, fmt: ExportFormat | str
                              f"(SELECT game_id FROM games g WHERE {where}) USING (game_id)",
                         params)
         if fmt is ExportFormat.PARQUET:
-            _write_parquet(con, out, selection)
+            _write_parquet(con, out, database, selection)
         else:
             write = _write_gops if fmt is ExportFormat.GOPS else _write_csv
             if to_stdout:
                 write(con, stdout or sys.stdout, selection)
             else:
-                out.parent.mkdir(parents=True, exist_ok=True)
                 newline = "\n" if fmt is ExportFormat.GOPS else ""
-                with _replacing(out) as tmp, tmp.open("w", encoding="utf-8",
-                                                      newline=newline) as f:
+                with writing(out, database, target, newline) as f:
                     write(con, f, selection)
     return ExportSummary(fmt, out, games, rounds)
 
@@ -173,17 +169,6 @@ def iter_records(con: duckdb.DuckDBPyConnection, selection: GameFilter | None = 
         yield GameRecord(tags, tuple(rounds), points)
 
 
-@contextmanager
-def _replacing(out: Path) -> Iterator[Path]:
-    """A temporary path next to ``out`` that becomes ``out`` only when writing succeeded."""
-    tmp = out.with_name(out.name + ".tmp")
-    try:
-        yield tmp
-        os.replace(tmp, out)
-    finally:
-        tmp.unlink(missing_ok=True)
-
-
 def _write_gops(con: duckdb.DuckDBPyConnection, f: TextIO, selection: GameFilter) -> None:
     for i, record in enumerate(iter_records(con, selection)):
         f.write(("\n" if i else "") + write_game(record))
@@ -216,13 +201,14 @@ def _write_csv(con: duckdb.DuckDBPyConnection, f: TextIO, selection: GameFilter)
         writer.writerows((row[0], game_ref(row[0]), *row[1:]) for row in rows)
 
 
-def _write_parquet(con: duckdb.DuckDBPyConnection, out: Path, selection: GameFilter) -> None:
+def _write_parquet(con: duckdb.DuckDBPyConnection, out: Path, db: Path,
+                   selection: GameFilter) -> None:
     where, params = selection.where()
     out.mkdir(parents=True, exist_ok=True)
     for table in PARQUET_TABLES:
         rows = (f"SELECT g.* FROM games g WHERE {where} ORDER BY {_ORDER}" if table == "games"
                 else f"SELECT t.* FROM {table} t SEMI JOIN (SELECT game_id FROM games g "
                      f"WHERE {where}) USING (game_id) ORDER BY {_CHILD_ORDER[table]}")
-        with _replacing(out / f"{table}.parquet") as tmp:
+        with replacing(out / f"{table}.parquet", db) as tmp:
             path = str(tmp).replace("'", "''")
             con.execute(f"COPY ({rows}) TO '{path}' (FORMAT parquet)", params)

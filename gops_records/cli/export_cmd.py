@@ -54,6 +54,17 @@ def selection_of(player: list[str] | None, event: list[str] | None, date_from: s
     return selection
 
 
+def _is_stdout(out: str) -> bool:
+    """Whether ``out`` is the file standard output writes to."""
+    import os
+
+    try:
+        mine, theirs = os.stat(out), os.fstat(sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # nothing there, or no real stdout
+        return False
+    return (mine.st_dev, mine.st_ino) == (theirs.st_dev, theirs.st_ino)
+
+
 @app.command("export")
 def export(
     fmt: Annotated[ExportFormat, typer.Option(
@@ -99,7 +110,8 @@ def export(
         fail_on(exc)
     except (duckdb.IOException, OSError) as exc:  # e.g. --db names a file of another kind
         fail(f"cannot export from {resolve_db(db)} to {out}: {exc}")
-    to = sys.stderr if out == STDOUT else sys.stdout  # stdout holds the records then
+    # stdout holds the records then (also when --out names it: /dev/stdout, /dev/fd/1)
+    to = sys.stderr if out == STDOUT or _is_stdout(out) else sys.stdout
     if as_json:
         print(json.dumps(summary.as_dict()), file=to)
     else:

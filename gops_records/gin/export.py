@@ -21,12 +21,13 @@ from typing import TextIO
 
 import duckdb
 
-from gops_records.export import STDOUT, ExportError, ExportFormat, ExportSummary, _replacing
+from gops_records.export import STDOUT, ExportFormat, ExportSummary
+from gops_records.export_target import check_target, writing
 from gops_records.games_query import GameFilter
 from gops_records.gin.games import check_gin_names, gin_where
 from gops_records.gin.rules import Seat
 from gops_records.gin.sheet import SHEET_TAGS, SheetLine, SheetOut, SheetRecord, write_sheet
-from gops_records.store.db import reading
+from gops_records.store.db import reading, resolve_db
 
 #: Rows fetched at a time.
 BATCH_ROWS = 10_000
@@ -43,8 +44,9 @@ def export_gin(db: str | Path | None, out: str | Path, fmt: ExportFormat | str,
     turns (hands) or lines (sheets)."""
     fmt, selection = ExportFormat(fmt), selection or GameFilter()
     to_stdout = str(out) == STDOUT
-    if not to_stdout and Path(out).is_dir():
-        raise ExportError(f"{out} is a folder; a {fmt.value} export writes one file")
+    database = resolve_db(db)
+    if not to_stdout:
+        target = check_target(Path(out), database, f"a {fmt.value} export writes one file")
     with reading(db) as con:
         con.execute("SET enable_progress_bar = false")  # stdout is the command's
         check_gin_names(con, selection)
@@ -52,9 +54,7 @@ def export_gin(db: str | Path | None, out: str | Path, fmt: ExportFormat | str,
         if to_stdout:
             counts = write(con, stdout or sys.stdout, selection)
         else:
-            path = Path(out)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with _replacing(path) as tmp, tmp.open("w", encoding="utf-8", newline="\n") as f:
+            with writing(Path(out), database, target, "\n") as f:
                 counts = write(con, f, selection)
     return ExportSummary(fmt, STDOUT if to_stdout else Path(out), *counts)
 

@@ -1,0 +1,250 @@
+"""`gops export` never destroys data: the database, another database, its WAL, a device,
+a named pipe or an unrelated file beside the output are refused or written as they are."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import socket
+import stat
+import threading
+import time
+from pathlib import Path
+
+import duckdb
+import pytest
+from store.gamefiles import SMALL
+from typer.testing import CliRunner
+
+from gops_records.cli import app
+from gops_records.importer import import_paths
+
+ROOT = Path(__file__).resolve().parents[1]
+GIN_SAMPLE = ROOT / "data" / "samples" / "2026-01-15-thursday-club-gin.gin"
+ENV = {"COLUMNS": "250", "GOPS_DB": ""}
+TEXT_FORMATS = ("gops", "csv", "gin", "ginsheet")
+
+
+@pytest.fixture(scope="module")
+def stored(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("stored")
+    (folder / "club.gops").write_text(SMALL)
+    shutil.copy(GIN_SAMPLE, folder / "evening.gin")
+    db = folder / "club.duckdb"
+    summary = import_paths([folder / "club.gops", folder / "evening.gin"], db)
+    assert summary.games_rejected == 0 and summary.games_new > 1
+    return db
+
+
+@pytest.fixture
+def db(stored: Path, tmp_path: Path) -> Path:
+    path = tmp_path / "db" / "club.duckdb"
+    path.parent.mkdir()
+    shutil.copy(stored, path)
+    return path
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def still_a_database(db: Path, before: str) -> None:
+    """The database holds the same bytes and still opens with its games."""
+    assert digest(db) == before
+    with duckdb.connect(str(db), read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM games").fetchone()[0] == 1
+        assert con.execute("SELECT count(*) FROM gin_hands").fetchone()[0] > 1
+
+
+def export(db: Path, fmt: str, out: str | Path):
+    return CliRunner().invoke(app, ["export", "--db", str(db), "-f", fmt, "-o", str(out)],
+                              env=ENV)
+
+
+def refused(result, *words: str) -> None:
+    assert result.exit_code == 2, result.output
+    assert "gops: error: refusing to write the export to" in result.stderr
+    for word in words:
+        assert word in result.stderr
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("fmt", TEXT_FORMATS)
+def test_the_database_itself_is_refused(db: Path, fmt: str) -> None:
+    before = digest(db)
+    refused(export(db, fmt, db), "it is the database being exported")
+    still_a_database(db, before)
+
+
+@pytest.mark.parametrize("spelling", ["relative", "dotted", "symlink", "hardlink",
+                                      "symlinked folder"])
+def test_the_database_under_another_name_is_refused(db: Path, tmp_path: Path,
+                                                    monkeypatch, spelling: str) -> None:
+    before = digest(db)
+    monkeypatch.chdir(tmp_path)
+    if spelling == "relative":
+        out = Path("db/club.duckdb")
+    elif spelling == "dotted":
+        out = tmp_path / "db" / ".." / "db" / "." / "club.duckdb"
+    elif spelling == "symlink":
+        out = tmp_path / "link.gops"
+        out.symlink_to(db)
+    elif spelling == "hardlink":
+        out = tmp_path / "hard.gops"
+        os.link(db, out)
+    else:
+        (tmp_path / "elsewhere").symlink_to(db.parent)
+        out = tmp_path / "elsewhere" / "club.duckdb"
+    refused(export(db, "gops", out), "it is the database being exported")
+    still_a_database(db, before)
+    assert out.exists() and (spelling != "symlink" or out.is_symlink())
+
+
+def test_another_duckdb_database_is_refused(db: Path, stored: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other.duckdb"
+    shutil.copy(stored, other)
+    named_like_text = tmp_path / "notes.csv"  # what it holds counts, not its name
+    shutil.copy(stored, named_like_text)
+    before, theirs = digest(db), digest(other)
+    for fmt in TEXT_FORMATS:
+        refused(export(db, fmt, other), "is a DuckDB database")
+    refused(export(db, "csv", named_like_text), "is a DuckDB database")
+    assert digest(other) == theirs == digest(named_like_text)
+    still_a_database(db, before)
+
+
+def test_the_databases_write_ahead_log_is_refused(db: Path) -> None:
+    before = digest(db)
+    wal = db.with_name(db.name + ".wal")
+    refused(export(db, "gops", wal), "write-ahead log")
+    assert not wal.exists()
+    wal.write_bytes(b"\x00log")
+    refused(export(db, "csv", wal), "write-ahead log")
+    assert wal.read_bytes() == b"\x00log"
+    wal.unlink()
+    still_a_database(db, before)
+
+
+def _character_device(tmp_path: Path) -> Path:
+    """A character device to write to: a null device made here as root (so that a failing
+    test cannot replace the system's /dev/null), else /dev/null itself (which a user that
+    is not root cannot replace)."""
+    if os.geteuid() != 0:
+        return Path("/dev/null")
+    device = tmp_path / "null"
+    try:
+        os.mknod(device, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    except OSError as exc:
+        pytest.skip(f"cannot make a device node here: {exc}")
+    return device
+
+
+@pytest.mark.parametrize("fmt", TEXT_FORMATS)
+def test_a_character_device_is_written_as_a_stream(db: Path, tmp_path: Path,
+                                                   fmt: str) -> None:
+    device = _character_device(tmp_path)
+    before = digest(db)
+    result = export(db, fmt, device)
+    assert result.exit_code == 0, result.output
+    assert stat.S_ISCHR(os.stat(device).st_mode)  # still the device, not a regular file
+    assert not [p for p in device.parent.iterdir() if p.name.endswith(".tmp")]
+    still_a_database(db, before)
+
+
+def test_a_named_pipe_without_a_reader_is_refused_at_once(db: Path, tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    started = time.monotonic()
+    refused(export(db, "gops", fifo), "named pipe", "no reader")
+    assert time.monotonic() - started < 10
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+def test_a_named_pipe_with_a_reader_gets_the_export(db: Path, tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    deadline = time.monotonic() + 10
+    result = export(db, "gops", fifo)
+    while result.exit_code == 2 and "no reader" in result.stderr and \
+            time.monotonic() < deadline:  # the reader's open may not have happened yet
+        time.sleep(0.05)
+        result = export(db, "gops", fifo)
+    assert result.exit_code == 0, result.output
+    reader.join(10)
+    assert received and received[0].decode().startswith('[Event "Club"]')
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+def test_a_socket_is_refused(db: Path, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)  # a socket's path is short: name it relative
+    server = socket.socket(socket.AF_UNIX)
+    server.bind("sock")
+    try:
+        refused(export(db, "gops", "sock"), "socket")
+        assert stat.S_ISSOCK(os.stat("sock").st_mode)
+    finally:
+        server.close()
+
+
+def test_an_unrelated_file_named_like_the_temporary_file_is_kept(db: Path,
+                                                                 tmp_path: Path) -> None:
+    out = tmp_path / "all.gops"
+    keep = tmp_path / "all.gops.tmp"
+    keep.write_text("my notes\n")
+    result = export(db, "gops", out)
+    assert result.exit_code == 0, result.output
+    assert keep.read_text() == "my notes\n"
+    assert out.read_text().startswith('[Event "Club"]')
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["all.gops", "all.gops.tmp", "db"]
+
+
+def test_an_existing_text_file_is_replaced(db: Path, tmp_path: Path) -> None:
+    out = tmp_path / "old.csv"
+    out.write_text("old export\n")
+    assert export(db, "csv", out).exit_code == 0
+    assert out.read_text().startswith("game,game_ref,")
+
+
+def test_parquet_refuses_the_database_in_place_of_a_table_file(db: Path,
+                                                               tmp_path: Path) -> None:
+    before = digest(db)
+    refused(export(db, "parquet", db), "it is the database being exported")
+    folder = tmp_path / "pq"
+    folder.mkdir()
+    (folder / "rounds.parquet").symlink_to(db)
+    refused(export(db, "parquet", folder), "it is the database being exported")
+    (folder / "rounds.parquet").unlink()
+    (folder / "bids.parquet").mkdir()
+    refused(export(db, "parquet", folder), "is a folder")
+    (folder / "bids.parquet").rmdir()
+    os.mkfifo(folder / "games.parquet")
+    refused(export(db, "parquet", folder), "named pipe")
+    still_a_database(db, before)
+    (folder / "games.parquet").unlink()
+    keep = folder / "games.parquet.tmp"
+    keep.write_text("mine")
+    assert export(db, "parquet", folder).exit_code == 0
+    assert keep.read_text() == "mine"
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "bids.parquet", "game_players.parquet", "games.parquet", "games.parquet.tmp",
+        "rounds.parquet"]
+
+
+def test_dev_stdout_sent_to_a_file_gets_the_records_and_not_the_summary(
+        db: Path, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    target = tmp_path / "records.gops"
+    with open(target, "wb") as sink:
+        done = subprocess.run([sys.executable, "-m", "gops_records", "export", "--db", str(db),
+                               "-f", "gops", "-o", "/dev/stdout"], stdout=sink,
+                              stderr=subprocess.PIPE, timeout=120, env={**os.environ, **ENV})
+    assert done.returncode == 0, done.stderr
+    assert os.path.islink("/dev/stdout") or stat.S_ISCHR(os.stat("/dev/stdout").st_mode)
+    assert target.read_text().startswith('[Event "Club"]')
+    assert b"exported 1 game" in done.stderr
