@@ -9,6 +9,7 @@ was before. Re-importing the same records adds nothing and counts them as duplic
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -38,7 +39,14 @@ from gops_records.roundlogs import (  # noqa: F401  (find_long_line, MAX_LINE_BY
     find_long_line,
     round_log_games,
 )
-from gops_records.sources import decode, find_files, read_regular_file, source_name
+from gops_records.sources import (
+    SourceError,
+    SourcesUnreadable,
+    decode,
+    find_files,
+    read_regular_file,
+    source_name,
+)
 from gops_records.store import bid_groups, scout_reports, source_files
 from gops_records.store.db import connect, scalar, write_failure
 from gops_records.store.loader import KnownGames, LoadCounts, batch_game_ids, load_frames
@@ -70,6 +78,9 @@ class ImportSummary(LoadCounts):
     #: Scouting reports computed and kept (store/scout_reports.py), and their seconds
     scout_reports: int = 0
     scout_seconds: float = 0.0
+    #: Each file read or counted: its name (as in ``sources``), its absolute path and the
+    #: SHA-256 of its bytes (being computed), kept in ``imports`` for ``gops rejects``
+    read_files: list[tuple[str, str, Future[str]]] = field(default_factory=list, repr=False)
 
     def note_rejects(self, rejects: pl.DataFrame) -> None:
         """Keep the headlines of a batch's rejects while fewer than a few are kept."""
@@ -116,15 +127,20 @@ def import_paths(paths: Iterable[str | Path], db: str | Path | None = None, *,
     read again when every game and reject it yielded is still stored: its records are
     counted as duplicates, as reading it would count them. ``reparse`` reads every file.
 
+    A file or folder that cannot be read (no permission, not a regular file) does not stop
+    the others: the rest is imported and committed, then SourcesUnreadable (a SourceError)
+    is raised naming each, with the summary of what was imported.
+
     Raises SourceError for a path that does not exist, DatabaseLocked when the file
     stays locked for ``lock_timeout`` seconds and DatabaseWriteFailed when the disk cannot
     take the write (the database is then as it was); problems in the records never raise.
     """
     paths = list(paths)
-    files = gin_last(list(find_files(paths, IMPORT_SUFFIXES)))  # full hands before sheets
+    unreadable: list[SourceError] = []
+    files = gin_last(list(find_files(paths, IMPORT_SUFFIXES, unreadable)))  # hands first
     started, clock = datetime.now(), time.perf_counter()
     summary = ImportSummary(sources=[source_name(p) for p in files], files=len(files))
-    if not files:
+    if not files and not unreadable:
         summary.notes.append("no record files (" + ", ".join(IMPORT_SUFFIXES) + ") in "
                              + ", ".join(map(str, paths)))
     con = connect(db, timeout=lock_timeout)
@@ -142,8 +158,13 @@ def import_paths(paths: Iterable[str | Path], db: str | Path | None = None, *,
         pending = PendingLoad(con, summary, known, batch_games, groups)
         earlier = source_files.read_sizes(con)
         for path in files:
-            _import_file(con, path, summary, known, pending, earlier, encoding=encoding,
-                         progress=progress, batch_games=batch_games, reparse=reparse)
+            try:
+                _import_file(con, path, summary, known, pending, earlier, encoding=encoding,
+                             progress=progress, batch_games=batch_games, reparse=reparse)
+            except SourceError as exc:  # it cannot be read: named, and the rest imported
+                unreadable.append(exc)
+        summary.sources = [name for name, _, _ in summary.read_files]
+        summary.files = len(summary.sources)
         pending.flush()
         groups.finish(con)
         con.execute("RESET threads")  # the scouting reports' queries may use every core
@@ -169,6 +190,8 @@ def import_paths(paths: Iterable[str | Path], db: str | Path | None = None, *,
         if known is not None:
             known.close()  # its cursor must be idle before the connection closes
         con.close()
+    if unreadable:
+        raise SourcesUnreadable(unreadable, summary)
     return summary
 
 
@@ -183,8 +206,10 @@ def _record_import(con: duckdb.DuckDBPyConnection, s: ImportSummary, started: da
         "sources": s.sources, "games_seen": s.games_seen, "games_new": s.games_new,
         "games_duplicate": s.games_duplicate, "games_rejected": s.games_rejected,
         "rejects_new": s.rejects_new, "rejects_duplicate": s.rejects_duplicate,
-        "seconds": s.seconds,
-    }], schema_overrides={"sources": pl.List(pl.String)})
+        "seconds": s.seconds, "source_paths": [path for _, path, _ in s.read_files],
+        "source_sha256": [digest.result() for _, _, digest in s.read_files],
+    }], schema_overrides={"sources": pl.List(pl.String), "source_paths": pl.List(pl.String),
+                          "source_sha256": pl.List(pl.String)})
     con.register("stage_import", row)
     con.execute("INSERT INTO imports BY NAME SELECT * FROM stage_import")
     con.unregister("stage_import")
@@ -250,6 +275,8 @@ def _import_file(con: duckdb.DuckDBPyConnection, path: Path, summary: ImportSumm
     reader = reader_of(kind, encoding)
     with ThreadPoolExecutor(max_workers=1) as hashing:  # hashlib runs beside the parsing
         digest = hashing.submit(file_sha256, data)
+        summary.read_files.append((source_name(path), source_name(os.path.abspath(path)),
+                                   digest))
         if not reparse and (len(data), reader) in earlier:
             if pending.holds(len(data), reader, digest):
                 pending.flush()  # the same bytes read earlier in this import: stored now

@@ -8,6 +8,7 @@ Other encodings are read with an explicit ``encoding`` such as ``latin-1``.
 from __future__ import annotations
 
 import codecs
+import functools
 import os
 import stat
 from collections.abc import Iterable, Iterator
@@ -88,29 +89,101 @@ def read_text(path: str | Path, encoding: str = "utf-8") -> str:
     return decode(read_regular_file(path), encoding, str(path))
 
 
-def find_sources(paths: Iterable[str | Path],
-                 suffixes: tuple[str, ...] = RECORD_SUFFIXES) -> Iterator[tuple[str, Path]]:
+class SourcesUnreadable(SourceError):
+    """Files or folders that could not be read while the rest was: each is named in
+    ``problems`` (a SourceError each); ``summary`` is what was done with the rest (the
+    import's summary, when an import raises it after storing the rest)."""
+
+    def __init__(self, problems: list[SourceError], summary: object = None) -> None:
+        self.problems, self.summary = list(problems), summary
+        noun = "path" if len(self.problems) == 1 else "paths"
+        super().__init__(f"{len(self.problems)} {noun} could not be read, the rest was: "
+                         + "; ".join(map(str, self.problems)))
+
+
+def find_sources(paths: Iterable[str | Path], suffixes: tuple[str, ...] = RECORD_SUFFIXES,
+                 unreadable: list[SourceError] | None = None) -> Iterator[tuple[str, Path]]:
     """Like :func:`find_files`, with each file's name as the user wrote it.
 
     A file named directly keeps its spelling (``./club.gops`` stays so); a file found
-    under a folder is the folder as written joined with its path inside the folder.
+    under a folder is the folder as written joined with its path inside the folder (and
+    so is an unreadable folder or file in ``unreadable``).
     """
     for given in paths:
-        text, base = str(given), Path(given)
-        for path in find_files([given], suffixes):
-            name = os.path.join(text, str(path.relative_to(base))) if base.is_dir() else text
-            yield source_name(name), path
+        spelled = functools.partial(_spelled, str(given), Path(given))
+        for path in _find([given], suffixes, unreadable, spelled):
+            yield source_name(spelled(path)), path
 
 
-def find_files(paths: Iterable[str | Path],
-               suffixes: tuple[str, ...] = RECORD_SUFFIXES) -> Iterator[Path]:
-    """Files named directly, and files with a matching suffix found under folders, sorted."""
+def _spelled(text: str, base: Path, path: Path) -> str:
+    """``path`` (``base`` or under it) named from ``base`` as the user wrote it (``text``)."""
+    return text if path == base else os.path.join(text, str(path.relative_to(base)))
+
+
+def find_files(paths: Iterable[str | Path], suffixes: tuple[str, ...] = RECORD_SUFFIXES,
+               unreadable: list[SourceError] | None = None) -> Iterator[Path]:
+    """Files named directly, and files with a matching suffix found under folders (sorted;
+    a symbolic link to a folder is not followed).
+
+    A folder that cannot be listed (no permission), or an entry in one that cannot be
+    looked at, is never skipped silently: it is added to ``unreadable`` as a SourceError
+    naming it, and the search goes on; without ``unreadable`` the first one raises. A
+    path that does not exist raises SourceError."""
+    return _find(paths, suffixes, unreadable, str)
+
+
+def _find(paths: Iterable[str | Path], suffixes: tuple[str, ...],
+          unreadable: list[SourceError] | None, name) -> Iterator[Path]:
     for given in paths:
         path = Path(given)
-        if path.is_dir():
-            yield from sorted(p for p in path.rglob("*")
-                              if p.is_file() and p.suffix.lower() in suffixes)
-        elif path.exists():
+        try:
+            mode = os.stat(path).st_mode
+        except FileNotFoundError:
+            raise SourceError(f"{given}: no such file or folder") from None
+        except OSError as exc:
+            _unreadable(SourceError(f"{given}: cannot read: {exc.strerror or exc}"), unreadable)
+            continue
+        if not stat.S_ISDIR(mode):
             yield path
-        else:
-            raise SourceError(f"{given}: no such file or folder")
+            continue
+        problems: list[tuple[Path, OSError, bool]] = []
+        found = sorted(_walk(path, suffixes, problems))
+        for where, exc, folder in problems:
+            what = "cannot read this folder" if folder else "cannot read"
+            after = "; the files in it were skipped" if folder else ""
+            _unreadable(SourceError(f"{name(where)}: {what}: {exc.strerror or exc}{after}"),
+                        unreadable)
+        yield from found
+
+
+def _unreadable(problem: SourceError, unreadable: list[SourceError] | None) -> None:
+    if unreadable is None:
+        raise problem
+    unreadable.append(problem)
+
+
+def _walk(top: Path, suffixes: tuple[str, ...],
+          problems: list[tuple[Path, OSError, bool]]) -> Iterator[Path]:
+    """The files with a matching suffix under ``top``, with every folder that cannot be
+    listed and every entry that cannot be looked at added to ``problems`` (Path.rglob
+    skips both without a word)."""
+    folders = [top]
+    while folders:
+        folder = folders.pop()
+        try:
+            with os.scandir(folder) as entries:
+                listed = list(entries)
+        except OSError as exc:
+            problems.append((folder, exc, True))
+            continue
+        for entry in listed:
+            path = folder / entry.name
+            try:
+                if entry.is_dir():
+                    if not entry.is_symlink():
+                        folders.append(path)
+                    continue
+                if entry.is_file() and path.suffix.lower() in suffixes:
+                    yield path
+            except OSError as exc:  # e.g. a folder readable but not searchable
+                problems.append((path, exc, False))

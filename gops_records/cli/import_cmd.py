@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from gops_records.cli.app import EXIT_INVALID, EXIT_OK, app, fail_on
+from gops_records.cli.app import EXIT_INVALID, EXIT_OK, EXIT_USAGE, app, fail_on
 from gops_records.cli.options import DbOption
 from gops_records.cli.validate_cmd import EncodingOption
 from gops_records.errors import GopsError
@@ -40,9 +40,10 @@ def import_(
     duplicates (a file read before, byte for byte, is counted without reading it again).
     The import is one transaction, so an interrupted import changes nothing.
     The first few rejected records are listed as FILE:LINE: CODE: MESSAGE, then how
-    many more; gops rejects lists them all. Exit status 0 when the import succeeded
-    (1 with --strict if anything was rejected), 2 for usage errors, a missing path or a
-    database locked by another program.
+    many more; gops rejects lists them all. A file or folder that cannot be read is
+    named on stderr and the rest is imported. Exit status 0 when the import succeeded
+    (1 with --strict if anything was rejected), 2 for usage errors, a missing path, a
+    file or folder that could not be read, or a database locked by another program.
 
     Example:
 
@@ -58,11 +59,12 @@ def import_(
     )
 
     from gops_records.importer import IMPORT_SUFFIXES, import_paths
-    from gops_records.sources import find_files
+    from gops_records.sources import SourcesUnreadable, find_files
     from gops_records.store.db import resolve_db
 
-    try:
-        total = sum(p.stat().st_size for p in find_files(paths, IMPORT_SUFFIXES))
+    unreadable: list[GopsError] = []
+    try:  # the import names what cannot be read; here it only sizes the progress bar
+        total = sum(_size(p) for p in find_files(paths, IMPORT_SUFFIXES, unreadable=[]))
         console = Console(stderr=True)
         show = not quiet and console.is_terminal
         with Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
@@ -73,6 +75,8 @@ def import_(
                 paths, db, encoding=encoding, reparse=reparse,
                 progress=lambda n, name: bar.update(task, advance=n,
                                                     description=Path(name).name))
+    except SourcesUnreadable as exc:  # the rest was imported
+        summary, unreadable = exc.summary, exc.problems
     except GopsError as exc:
         fail_on(exc)
     if as_json:
@@ -81,7 +85,19 @@ def import_(
         typer.echo(describe_summary(summary, resolve_db(db)))
     for note in summary.notes:
         print(f"gops: note: {note}", file=sys.stderr)
+    for problem in unreadable:
+        print(f"gops: error: {problem}", file=sys.stderr)
+    if unreadable:
+        raise typer.Exit(EXIT_USAGE)
     raise typer.Exit(EXIT_INVALID if strict and summary.games_rejected else EXIT_OK)
+
+
+def _size(path: Path) -> int:
+    """A file's size for the progress bar (0 if it cannot be looked at: the import says)."""
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 def describe_summary(s: ImportSummary, db: Path) -> str:

@@ -33,7 +33,8 @@ def validate(
     (in a round log, COL counts fields, and the offending row is shown). Gin Rummy
     score sheets are also checked against the full hands of the same game in the
     .gin files given (read first). Exit status: 0 when every game is valid, 1 when
-    any is not, 2 for usage errors or unreadable files.
+    any is not, 2 for usage errors or unreadable files or folders (each named; the
+    rest is checked).
 
     Example:
 
@@ -49,12 +50,17 @@ def validate(
     games = invalid = files = 0
     unreadable = False
     full_hands, notes = FullHands(), []
+    problems: list[GopsError] = []  # folders (and entries) that cannot be read
     try:
-        found = gin_last(list(find_sources(paths, IMPORT_SUFFIXES)), key=lambda f: f[1])
+        found = gin_last(list(find_sources(paths, IMPORT_SUFFIXES, unreadable=problems)),
+                         key=lambda f: f[1])
     except GopsError as exc:
         print(f"gops: error: {exc}", file=sys.stderr)
         raise typer.Exit(EXIT_USAGE) from None
-    if not found:
+    for problem in problems:
+        print(f"gops: error: {problem}", file=sys.stderr)
+        unreadable = True
+    if not found and not problems:
         print("gops: error: no record files (" + ", ".join(IMPORT_SUFFIXES) + ") in "
               + ", ".join(map(str, paths)), file=sys.stderr)
         raise typer.Exit(EXIT_USAGE)
