@@ -5,11 +5,15 @@ module lists them (``gops rejects``, the dashboard's Data quality page), shows o
 the line each problem points at numbered as in its file (:func:`record_lines`), and
 re-checks them (:func:`recheck`): a record since imported in a fixed form, typed again
 right, or removed from its file is marked resolved in ``reject_resolutions`` (the rules
-are in docs/schema.md). A reject is never changed or deleted: it stays the history.
+are in docs/schema.md). A record's file is the one its import read, found by the absolute
+path and SHA-256 the import kept (``imports.source_paths``, ``source_sha256``), never a
+file of the same name where the command runs. A reject is never changed or deleted: it
+stays the history.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -25,7 +29,9 @@ from gops_records.games_query import game_ref
 from gops_records.gin.checking import gin_kind
 from gops_records.notation.model import GameRecord, Problem
 from gops_records.roundlogs import RoundLogError, read_round_log, round_log_kind
+from gops_records.sources import read_regular_file
 from gops_records.store.db import scalar
+from gops_records.store.source_files import file_sha256
 
 #: Rejects ``gops import`` names one by one before giving the count of the rest.
 IMPORT_EXAMPLES = 5
@@ -353,18 +359,21 @@ def recheck(con: duckdb.DuckDBPyConnection, *, read_files: bool = True,
     connection must be read-write; this runs in one transaction). The rules, in order:
     the same file and position now holds a valid stored game with the same players
     (``fixed``); a stored game has the record's identifying tags and players
-    (``same-game``); reading the file again (``read_files``, when it still exists at
-    ``source``) finds it no longer holds the record as written (``fixed`` or
-    ``removed``; see docs/schema.md)."""
+    (``same-game``); reading the file again (``read_files``: the file its import read, at
+    the absolute path the import kept, when it is still there and its bytes changed)
+    finds it no longer holds the record as written (``fixed`` or ``removed``; see
+    docs/schema.md). A file missing at its path, or a reject whose import kept no path
+    (a gops before schema 13) and whose name is relative, stays open with a note."""
     rejects = list_rejects(con)
     result = RecheckResult(checked=len(rejects))
     records = {r.reject_id: record_of(r) for r in rejects}
+    origins = _Origins(con)
     found: dict[str, _Found] = {}
-    _same_position(con, rejects, records, found)
+    _same_position(con, rejects, records, origins, found)
     _same_game(con, [r for r in rejects if r.reject_id not in found], records, found)
     if read_files:
-        _from_files(con, [r for r in rejects if r.reject_id not in found], encoding, found,
-                    result.notes)
+        _from_files(con, [r for r in rejects if r.reject_id not in found], encoding, origins,
+                    found, result.notes)
     before = {r.reject_id for r in rejects if r.resolved}
     result.resolved = len(found)
     result.newly_resolved = [r.reject_id for r in rejects
@@ -374,10 +383,41 @@ def recheck(con: duckdb.DuckDBPyConnection, *, read_files: bool = True,
     return result
 
 
+@dataclass(frozen=True, slots=True)
+class _Origin:
+    """The file an import read: its absolute path, and its bytes' SHA-256 then (None when
+    the import did not keep it)."""
+
+    path: str
+    sha256: str | None
+
+
+class _Origins:
+    """Where each import's files were (``imports.source_paths``, ``source_sha256``)."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        self.kept: dict[tuple[int, str], _Origin] = {
+            (import_id, source): _Origin(path, sha256)
+            for import_id, source, path, sha256 in con.execute(
+                "SELECT import_id, unnest(sources), unnest(source_paths), "
+                "unnest(source_sha256) FROM imports WHERE source_paths IS NOT NULL").fetchall()
+            if source is not None and path is not None}
+
+    def of(self, import_id: int, source: str) -> _Origin | None:
+        """The file ``import_id`` read under the name ``source``: as kept, else the name
+        itself when it is absolute (an older import named it so); None when it cannot be
+        known (a relative name from an import that kept no paths)."""
+        kept = self.kept.get((import_id, source))
+        if kept is not None:
+            return kept
+        return _Origin(source, None) if os.path.isabs(source) else None
+
+
 def _same_position(con: duckdb.DuckDBPyConnection, rejects: list[Reject],
-                   records: dict[str, GameRecord | None], found: dict[str, _Found]) -> None:
-    """Rule 1: a game stored from the same file and position by a later import, with the
-    same players in the same seats."""
+                   records: dict[str, GameRecord | None], origins: _Origins,
+                   found: dict[str, _Found]) -> None:
+    """Rule 1: a game stored from the same file (the same absolute path, both known) and
+    position by a later import, with the same players in the same seats."""
     keyed = pl.DataFrame({
         "reject_id": [r.reject_id for r in rejects if r.source_game is not None],
         "source": [r.source for r in rejects if r.source_game is not None],
@@ -388,16 +428,20 @@ def _same_position(con: duckdb.DuckDBPyConnection, rejects: list[Reject],
     if keyed.is_empty():
         return
     rows = con.execute("""
-        SELECT k.reject_id, g.game_id, list(p.player ORDER BY p.seat)
+        SELECT k.reject_id, g.game_id, g.import_id, list(p.player ORDER BY p.seat)
         FROM keyed k JOIN games g ON g.source = k.source AND g.source_game = k.source_game
                                   AND g.import_id > k.import_id
         JOIN game_players p ON p.game_id = g.game_id
-        GROUP BY k.reject_id, g.game_id""").fetchall()
+        GROUP BY k.reject_id, g.game_id, g.import_id""").fetchall()
     by_id = {r.reject_id: r for r in rejects}
-    for reject_id, game_id, players in rows:
+    for reject_id, game_id, import_id, players in rows:
         record = records.get(reject_id)
+        reject = by_id[reject_id]
+        there, here = origins.of(reject.import_id, reject.source), origins.of(import_id,
+                                                                               reject.source)
+        if there is None or here is None or here.path != there.path:
+            continue  # the same name, maybe in another folder: not known to be the same file
         if record is not None and _players(record) == list(players):
-            reject = by_id[reject_id]
             found[reject_id] = _Found(ResolvedHow.FIXED, int(game_id),
                                       f"game {reject.source_game} of {reject.source} is now "
                                       f"valid and stored ({game_ref(game_id)})")
@@ -454,14 +498,16 @@ class _FileNow:
     readable: bool
 
 
-def _read_now(path: Path, encoding: str) -> _FileNow:
+def _read_now(source: str, data: bytes, encoding: str) -> _FileNow:
+    """What the file's ``data`` gives now, read as the importer reads a file named
+    ``source`` (its name decides how it is read)."""
     from gops_records.importer import file_batches
 
     ids: set[str] = set()
     positions: set[int] = set()
     games: dict[int, int] = {}
     readable = True
-    for frames, _ in file_batches(path, encoding):
+    for frames, _ in file_batches(Path(source), encoding, data=data):
         rejects = frames["rejects"]
         gin_positions = getattr(frames, "positions", None)  # a Gin Rummy file's valid records
         if gin_positions is not None:
@@ -480,17 +526,35 @@ def _read_now(path: Path, encoding: str) -> _FileNow:
 
 
 def _from_files(con: duckdb.DuckDBPyConnection, rejects: list[Reject], encoding: str,
-                found: dict[str, _Found], notes: dict[str, str]) -> None:
-    """Rule 3: read each reject's file again, where it still is, as the importer does."""
-    by_source: dict[str, list[Reject]] = {}
+                origins: _Origins, found: dict[str, _Found], notes: dict[str, str]) -> None:
+    """Rule 3: read each reject's file again, as the importer does: the very file its
+    import read (:class:`_Origins`), only when it is still there and its bytes changed."""
+    by_file: dict[tuple[str, _Origin], list[Reject]] = {}
     for r in rejects:
-        by_source.setdefault(r.source, []).append(r)
-    for source, group in by_source.items():
-        path = Path(source)
-        if not path.is_file():
+        origin = origins.of(r.import_id, r.source)
+        if origin is None:
+            notes[r.reject_id] = (
+                f"unverifiable: import {r.import_id} (by a gops before schema 13) kept no "
+                f"absolute path for {r.source}, so its file is not looked for in the folder "
+                "gops runs in; a stored game with the record's tags and players still "
+                "resolves it")
             continue
+        by_file.setdefault((r.source, origin), []).append(r)
+    for (source, origin), group in by_file.items():
         try:
-            now = _read_now(path, encoding)
+            data = read_regular_file(origin.path)
+        except GopsError as exc:
+            gone = isinstance(exc.__cause__, (FileNotFoundError, NotADirectoryError))
+            for r in group:
+                notes[r.reject_id] = (
+                    f"missing: {origin.path} is no longer there; the record stays open (a "
+                    "file gone is no record fixed)" if gone
+                    else f"not checked against its file: {exc}")
+            continue
+        if origin.sha256 is not None and file_sha256(data) == origin.sha256:
+            continue  # the very bytes that were quarantined: every record still as written
+        try:
+            now = _read_now(source, data, encoding)
         except (GopsError, OSError):
             continue
         stored = _stored(con, now.games.values())
