@@ -41,8 +41,10 @@ def rejects(
     --show ID prints one record with every problem and the line it points at. --recheck
     marks a record resolved when a stored game is the record fixed: the same file and
     position now holds it, valid, with the same players; or a stored game has its Event,
-    Site, Date, Round, Match and players; or its file, read again (--encoding), no longer
-    holds it. The marks are stored in the reject_resolutions table (docs/schema.md) and
+    Site, Date, Round, Match and players; or its file, read again (--encoding) at the
+    absolute path its import kept, no longer holds it. A file missing there, or one of the
+    same name in the current folder, never resolves a record: it stays open, with a note.
+    The marks are stored in the reject_resolutions table (docs/schema.md) and
     shown on the dashboard's Data quality page. Exit status 0, 2 for usage errors or a
     missing database.
 
