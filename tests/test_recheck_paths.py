@@ -7,6 +7,7 @@ resolution, and a reject from an import that kept no paths is unverifiable, not 
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import pytest
@@ -163,7 +164,6 @@ def test_imports_keep_each_files_absolute_path_and_hash(club: Path):
     with reading(club.parent / "t.duckdb") as con:
         rows = con.execute("SELECT unnest(sources), unnest(source_paths), "
                            "unnest(source_sha256) FROM imports").fetchall()
-    import hashlib
     assert sorted(rows) == sorted([
         ("club.gops", str(club / "club.gops"),
          hashlib.sha256((club / "club.gops").read_bytes()).hexdigest()),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -96,3 +97,46 @@ def test_find_files_missing_path(tmp_path):
 
 def test_empty_folder_has_no_files(tmp_path):
     assert list(find_files([tmp_path])) == []
+
+
+def test_find_files_does_not_follow_a_link_to_a_folder(tmp_path):
+    _tree(tmp_path / "real")
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "x.gops").write_text("*\n")
+    (tmp_path / "in" / "link").symlink_to(tmp_path / "real", target_is_directory=True)
+    assert list(find_files([tmp_path / "in"])) == [tmp_path / "in" / "x.gops"]
+
+
+class _Unsearchable:
+    """A folder entry that cannot be looked at (its folder is readable, not searchable)."""
+
+    def __init__(self, entry) -> None:
+        self.name, self.path = entry.name, entry.path
+
+    def is_dir(self) -> bool:
+        raise PermissionError(13, "Permission denied", self.path)
+
+    is_file = is_symlink = is_dir
+
+
+def test_an_entry_that_cannot_be_looked_at_is_named_not_skipped(tmp_path, monkeypatch):
+    _tree(tmp_path)
+    real = os.scandir
+
+    class Listing:
+        def __init__(self, path) -> None:
+            self.inner = real(path)
+
+        def __enter__(self):
+            return (e if e.name != "sub" else _Unsearchable(e) for e in self.inner)
+
+        def __exit__(self, *exc) -> None:
+            self.inner.close()
+
+    monkeypatch.setattr(os, "scandir", Listing)
+    problems: list[SourceError] = []
+    found = [p.name for p in find_files([tmp_path], unreadable=problems)]
+    assert found == ["a.GOPS", "b.gops"]
+    assert [str(p) for p in problems] == [f"{tmp_path / 'sub'}: cannot read: Permission denied"]
+    with pytest.raises(SourceError, match="sub: cannot read: Permission denied"):
+        list(find_files([tmp_path]))
