@@ -5,9 +5,10 @@ A hand belongs to the match of its ``Match`` tag, to game ``Game`` of it and is 
 and feeds their results to :class:`GinGame` and :class:`GinMatch`, checking what the
 hands claim against each other:
 
-- ``tag-value``: a ``Match``, ``Game`` or ``Hand`` tag missing, or a number that is not
-  a positive integer; ``match``: the same hand twice, players (``A``, ``B``) that change
-  within a match, a game after the match was decided;
+- ``tag-value``: a ``Match``, ``Game`` or ``Hand`` tag missing, or one that is not a
+  number from 1 to 9999 (:func:`gops_records.notation.values.number_problem`);
+  ``match``: the same hand twice, players (``A``, ``B``) that change within a match, a
+  game after the match was decided;
 - ``incomplete``: a missing game or hand number (hands 1 and 3 without 2);
 - ``dealer``: a hand dealt by the wrong seat: the winner of a hand deals the next, a
   drawn hand is dealt again by the same dealer; the first dealer of a game is recorded,
@@ -25,9 +26,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from gops_records.gin.game import GameScore, GinGame, GinMatch
+from gops_records.gin.keys import game_number
 from gops_records.gin.replay import HandReport, profile_of
 from gops_records.gin.rules import Seat
 from gops_records.notation.model import Problem
+from gops_records.notation.values import number_problem
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,10 +94,10 @@ def _number(report: HandReport, tag: str, problems: _Problems) -> int | None:
         problems.add(report, "tag-value", f"the [{tag}] tag is missing: a hand is placed in "
                      "its match, game and hand by [Match], [Game] and [Hand]", tag)
         return None
-    if not value.isdigit() or int(value) < 1:
-        problems.add(report, "tag-value", f'[{tag} "{value}"]: write a number from 1', tag)
+    if (problem := number_problem(tag, value)) is not None:
+        problems.add(report, "tag-value", problem, tag)
         return None
-    return int(value)
+    return game_number(value)
 
 
 def group_hands(reports: Iterable[HandReport]) -> Grouping:

@@ -11,7 +11,7 @@ as an unsigned 64-bit number, so the same record gets the same id from any file:
 - a game (``gin_games.game_id``, ``gin_hands.game_id``): its ``Event``, ``Date``,
   ``Match``, ``Game``, ``A`` and ``B`` tags, so a sheet and the full hands of one game
   share it. A record without ``Match`` or with a ``Game`` that is not a number from 1
-  belongs to no game (None).
+  to 9999 belongs to no game (None).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from dataclasses import replace
 
 from gops_records.gin.notation import HandRecord, write_hand
 from gops_records.gin.sheet import SheetLine, write_line
+from gops_records.notation.values import number_of
 
 #: The tags that say which game a record belongs to.
 GAME_TAGS = ("Event", "Date", "Match", "Game", "A", "B")
@@ -59,8 +60,9 @@ def sheet_line_id(tags: tuple[tuple[str, str], ...], line: SheetLine, number: in
 
 
 def game_number(value: str | None) -> int | None:
-    """A ``Game`` or ``Hand`` tag's number, None when it is not a number from 1."""
-    return int(value) if value is not None and value.isdigit() and int(value) >= 1 else None
+    """A ``Game`` or ``Hand`` tag's number, None when it is not a number from 1 to 9999
+    (the one rule: :func:`gops_records.notation.values.number_of`)."""
+    return number_of(value)
 
 
 def game_id(tags: dict[str, str]) -> int | None:

@@ -31,11 +31,17 @@ from gops_records.gin.cards import Card, card_or_none, cards_text, parse_card
 from gops_records.gin.errors import GinSyntaxError
 from gops_records.gin.rules import Seat
 from gops_records.notation.model import Problem, Span
+from gops_records.notation.tokens import capped
+from gops_records.notation.values import date_problem
 
 #: Known tags in the order the canonical writer uses; other tags follow in file order.
 HAND_TAGS = ("Event", "Site", "Date", "Match", "Game", "Hand", "A", "B", "Dealer", "Runs",
              "DealA", "DealB", "Upcard")
 _CANONICAL_TAG = {t.lower(): t for t in HAND_TAGS}
+def points_of(match: re.Match) -> tuple[int, int] | None:
+    """The points of a terminator or a sheet's ``A-B`` (each capped as .gops numbers are:
+    a number of thousands of digits is a big number, not a crash), None for ``*``."""
+    return None if match.group() == "*" else (capped(match.group(1)), capped(match.group(2)))
 
 
 class DrawKind(StrEnum):
@@ -290,7 +296,7 @@ class _Reader:
         number = seat = None
         seat_span = None
         if (m := _NUMBER.fullmatch(first.text)) and first.kind == "word":
-            number = int(m.group(1))
+            number = capped(m.group(1))
             self.next()
         tok = self.peek()
         if tok is not None and tok.kind == "word" and tok.text in _SEATS:
@@ -396,13 +402,15 @@ class _Reader:
                     continue
                 hand.tags.append((name, tok.value))
                 hand.tag_spans[name] = tok.span
+                if name == "Date" and (problem := date_problem(tok.value)) is not None:
+                    hand.problem(problem, tok.span, "tag-value")  # the one date rule
             elif tok.kind == "comment":
                 hand.add_comment(self.next().value)
             elif tok.kind == "word" and _RESULT.fullmatch(tok.text):
                 self.next()
                 m = _RESULT.fullmatch(tok.text)
                 assert m is not None
-                result = None if tok.text == "*" else (int(m.group(1)), int(m.group(2)))
+                result = points_of(m)
                 out.append(ParsedHand(hand.record(result, tok.span, True),
                                       tuple(hand.problems)))
                 hand = None

@@ -30,8 +30,11 @@ from enum import StrEnum
 from gops_records.gin.notation import _RESULT as RESULT_PATTERN
 from gops_records.gin.notation import _Tok as Token
 from gops_records.gin.notation import _tokens as tokens
+from gops_records.gin.notation import points_of
 from gops_records.gin.rules import Seat
 from gops_records.notation.model import Problem, Span
+from gops_records.notation.tokens import capped
+from gops_records.notation.values import MAX_NUMBER, date_problem, short
 
 #: Tags of a sheet in the order the canonical writer uses; other tags follow in file order.
 SHEET_TAGS = ("Event", "Site", "Date", "Match", "Game", "A", "B", "Runs")
@@ -39,6 +42,9 @@ _CANONICAL_TAG = {t.lower(): t for t in SHEET_TAGS}
 _NUMBER = re.compile(r"(\d+)\.")
 _RANK_BY_TEXT = {"a": 1, "t": 10, "j": 11, "q": 12, "k": 13, **{str(n): n for n in range(2, 11)}}
 _RANK_TEXT = {1: "A", 11: "J", 12: "Q", 13: "K"}
+#: The most deadwood a sheet line may write: ten cards of 10 points (what the store's
+#: columns take with room to spare; no ten cards without a meld reach it).
+MAX_DEADWOOD = 100
 
 
 class SheetOut(StrEnum):
@@ -176,9 +182,13 @@ class _Reader:
 
     def number(self, what: str, after: Span) -> tuple[int, Span]:
         tok = self.word(what, after)
-        if not tok.text.isdigit():
+        if not (tok.text.isascii() and tok.text.isdigit()):
             raise _LineError(f"{what} is a number, not {tok.text!r}", tok.span)
-        return int(tok.text), tok.span
+        digits = tok.text.lstrip("0") or "0"
+        if len(digits) > 3 or int(digits) > MAX_DEADWOOD:
+            raise _LineError(f"{what} is at most {MAX_DEADWOOD} (ten cards of 10 points), "
+                             f"not {short(tok.text)}", tok.span)
+        return int(digits), tok.span
 
     def points(self, what: str, after: Span) -> tuple[tuple[int, int], Span]:
         tok = self.word(what, after)
@@ -186,7 +196,7 @@ class _Reader:
         if m is None or tok.text == "*":
             raise _LineError(f"{what} is written A-B in seat order (e.g. 0-26), not "
                              f"{tok.text!r}", tok.span)
-        return (int(m.group(1)), int(m.group(2))), tok.span
+        return points_of(m), tok.span
 
     def seat(self, what: str, after: Span) -> tuple[Seat, Span]:
         tok = self.word(what, after)
@@ -198,6 +208,9 @@ class _Reader:
         """Read one line, or report what could not be read and skip to the next line."""
         first = self.peek()
         assert first is not None
+        if len(sheet.lines) == MAX_NUMBER:
+            sheet.problem(f"a sheet holds at most {MAX_NUMBER} hands (one game): end it with "
+                          "its game score and start the next game's sheet", first.span)
         try:
             sheet.lines.append(self.read_line(first))
         except _LineError as err:
@@ -209,7 +222,7 @@ class _Reader:
     def read_line(self, first: Token) -> SheetLine:
         number = None
         if first.kind == "word" and (m := _NUMBER.fullmatch(first.text)):
-            number = int(m.group(1))
+            number = capped(m.group(1))
             self.next()
         dealer, dealer_span = self.seat("the dealer (A or B)", first.span)
         up = self.word("up and the upcard's rank (e.g. up 8)", dealer_span)
@@ -276,13 +289,15 @@ class _Reader:
                     continue
                 sheet.tags.append((name, tok.value))
                 sheet.tag_spans[name] = tok.span
+                if name == "Date" and (problem := date_problem(tok.value)) is not None:
+                    sheet.problem(problem, tok.span, "tag-value")  # the one date rule
             elif tok.kind == "comment":
                 sheet.add_comment(self.next().value)
             elif tok.kind == "word" and RESULT_PATTERN.fullmatch(tok.text):
                 self.next()
                 m = RESULT_PATTERN.fullmatch(tok.text)
                 assert m is not None
-                result = None if tok.text == "*" else (int(m.group(1)), int(m.group(2)))
+                result = points_of(m)
                 after_score: list[str] = []
                 while (after := self.peek()) is not None and after.kind == "comment" \
                         and after.span.line == tok.span.line:

@@ -5,7 +5,8 @@ A sheet is one game. :func:`check_sheet` scores each line with the rule the engi
 at the part of the line concerned (docs/gin.md has an example of each):
 
 - ``tag-value``: no ``Match`` or ``Game`` tag (a sheet is a game of a match), a ``Game``
-  that is not a number from 1, an unknown ``Runs``;
+  that is not a number from 1 to 9999, an unknown ``Runs`` (a ``Date`` that is not a date
+  is the reader's: the one date rule, :func:`notation.values.date_problem`);
 - ``dealer``: a hand dealt by another seat than the last hand's winner (a drawn hand:
   the same dealer); the first dealer is recorded, not checked;
 - ``knock-forbidden``, ``knock-over-limit``, ``out-kind``: a knock on an ace, over the
@@ -14,7 +15,8 @@ at the part of the line concerned (docs/gin.md has an example of each):
 - ``running-total``: totals after ``=`` that are not the previous totals plus the points
   written;
 - ``after-game-end``: a hand after someone reached 100; ``incomplete``: a hand number
-  skipped, or a game score written for a game nobody has won;
+  skipped, a game score written for a game nobody has won, or a sheet without hands
+  (a sheet is a game: a game of no hands is not stored);
 - ``game-score``: a game score that is not the one the hands make;
 - ``sheet-mismatch``: a line that says something else than the full record of the same
   hand (same game: ``Event``, ``Date``, ``Match``, ``Game``, ``A``, ``B``; same hand
@@ -46,6 +48,7 @@ from gops_records.gin.rules import (
 )
 from gops_records.gin.sheet import ParsedSheet, SheetLine, SheetOut, SheetRecord, rank_text
 from gops_records.notation.model import Problem, Span
+from gops_records.notation.values import number_problem
 
 _OUTCOME = {SheetOut.KNOCK: Outcome.KNOCK, SheetOut.GIN: Outcome.GIN,
             SheetOut.BIG_GIN: Outcome.BIG_GIN}
@@ -210,9 +213,8 @@ def check_sheet(parsed: ParsedSheet, full: FullHands | None = None) -> SheetRepo
         if tags.get(tag) is None:
             found.add("tag-value", f"the [{tag}] tag is missing: a sheet is one game of a "
                       "match, named by [Match] and [Game]", record.tag_spans.get(tag))
-    if tags.get("Game") is not None and game_number(tags["Game"]) is None:
-        found.add("tag-value", f'[Game "{tags["Game"]}"]: write a number from 1',
-                  record.tag_spans.get("Game"))
+    if tags.get("Game") is not None and (problem := number_problem("Game", tags["Game"])):
+        found.add("tag-value", problem, record.tag_spans.get("Game"))
     runs = tags.get("Runs", RunOrder.CIRCULAR.value)
     if runs not in {r.value for r in RunOrder}:
         found.add("tag-value", f'[Runs "{runs}"]: write circular, ace-high or ace-low',
@@ -220,9 +222,10 @@ def check_sheet(parsed: ParsedSheet, full: FullHands | None = None) -> SheetRepo
         runs = RunOrder.CIRCULAR.value
     profile = GinProfile(runs=RunOrder(runs))
     if parsed.problems or not record.lines:
-        if not parsed.problems and record.result is not None:
-            found.add("incomplete", "a game score for a sheet without hands: write its hands, "
-                      "one a line", record.result_span)
+        if not parsed.problems:  # a sheet is a game: one hand at least
+            found.add("incomplete", ("a game score for a sheet without hands" if record.result
+                                     is not None else "a sheet without hands") +
+                      ": write its hands, one a line", record.result_span)
         return SheetReport(record, tuple(found.problems), profile=profile)
     game = GinGame(record.lines[0].dealer, profile)
     known = full.of_game(key) if full is not None and (key := game_id(tags)) is not None \

@@ -7,7 +7,6 @@ unreadable value is reported and the game is replayed with the default rule.
 
 from __future__ import annotations
 
-import calendar
 import re
 from dataclasses import dataclass
 
@@ -16,29 +15,11 @@ import polars as pl
 
 from gops_records.notation.model import KNOWN_TAGS
 from gops_records.notation.tokens import capped
+from gops_records.notation.values import date_problem
 from gops_records.rules import MAX_BID_CARDS, MAX_PLAYERS, PRIZE_ORDERS, TIE_RULES
 
 _CANONICAL = {name.lower(): name for name in KNOWN_TAGS}
-_DATE = re.compile(r"(\d{4}|\?{4})\.(\d{2}|\?\?)\.(\d{2}|\?\?)")
 _RESULT = re.compile(r"[0-9]+(?:-[0-9]+)+")
-
-
-def date_problem(text: str) -> str | None:
-    """Why a Date tag's value is not a date (None when it is one, ?? parts allowed)."""
-    value = text.strip()
-    m = _DATE.fullmatch(value)
-    if not m or not m.group(1).isascii():
-        return f"Date {text!r} is not YYYY.MM.DD (write ?? for unknown parts)"
-    year, month, day = (None if "?" in g else int(g) for g in m.groups())
-    if month is not None and not 1 <= month <= 12:
-        return f"Date {text!r} has no month {month:02d} (months are 01 to 12)"
-    if day is not None:
-        longest = 31 if month is None else calendar.monthrange(year or 2000, month)[1]
-        if not 1 <= day <= longest:
-            where = (calendar.month_name[month] + (f" {year}" if year else "")
-                     if month else "any month")
-            return f"Date {text!r} is not a date: {where} has {longest} days"
-    return None
 
 
 def parse_result(text: str) -> tuple[int, ...] | None:
