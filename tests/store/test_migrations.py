@@ -31,7 +31,7 @@ HEX = "format('{:016x}', game_id) AS game_id"
 
 #: How each version 1 table is filled from a version 2 database (attached as ``new``).
 V1_ROWS = {
-    "imports": "SELECT * FROM new.imports",
+    "imports": "SELECT * EXCLUDE (source_paths, source_sha256) FROM new.imports",
     "games": f"SELECT {HEX}, * EXCLUDE (game_id, tags, ties, tie_mask, carried, max_pool, "
              "bid_cards, open_prizes, player_a, player_b, player_c, player_d, carried_pools), "
              "map_from_entries(tags) FROM new.games",
@@ -43,9 +43,14 @@ V1_ROWS = {
 }
 
 
+#: Columns a version 1 file cannot hold (its imports kept no paths: NULL once upgraded).
+NOT_IN_V1 = {"imports": " EXCLUDE (source_paths, source_sha256)"}
+
+
 def _rows(db: Path) -> dict[str, list]:
     with reading(db) as con:
-        return {t: con.execute(f"SELECT * FROM {t} ORDER BY ALL").fetchall()
+        return {t: con.execute(f"SELECT *{NOT_IN_V1.get(t, '')} FROM {t} ORDER BY ALL")
+                .fetchall()
                 for t in ("imports", "game_players", "rounds", "bids", "rejects")} | {
             "games": con.execute("SELECT * FROM games ORDER BY game_id").fetchall()}
 
