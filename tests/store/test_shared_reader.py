@@ -37,7 +37,9 @@ except DatabaseLocked:
 def db(tmp_path: Path) -> Path:
     path = tmp_path / "t.duckdb"
     con = connect(path)
-    con.execute("INSERT INTO imports VALUES (1, now()::TIMESTAMP, now()::TIMESTAMP, ['x'], "
+    con.execute("INSERT INTO imports (import_id, started_at, finished_at, sources, games_seen, "
+                "games_new, games_duplicate, games_rejected, rejects_new, rejects_duplicate, "
+                "seconds) VALUES (1, now()::TIMESTAMP, now()::TIMESTAMP, ['x'], "
                 "0, 0, 0, 0, 0, 0, 0.0)")
     con.close()
     return path
