@@ -16,6 +16,7 @@ from datetime import date
 
 import duckdb
 
+from gops_records.analytics.dates import date_bounds, known_rows
 from gops_records.analytics.games import game_ref, parse_game_ids
 from gops_records.errors import GopsError
 from gops_records.store.db import scalar
@@ -49,7 +50,8 @@ class UnknownEvent(GopsError, LookupError):
 class GameFilter:
     """Which games to select: all given conditions hold (a list matches any of its names).
 
-    Names match exactly. A date filter leaves out games without a full date.
+    Names match exactly. A date filter leaves out games without a full date (and those
+    whose stored date Python cannot hold: :mod:`gops_records.analytics.dates`).
     """
 
     players: tuple[str, ...] = ()
@@ -68,12 +70,9 @@ class GameFilter:
         if self.events:
             conditions.append("list_contains(?::VARCHAR[], g.event)")
             params.append(list(self.events))
-        if self.date_from:
-            conditions.append("g.date >= ?")
-            params.append(self.date_from)
-        if self.date_to:
-            conditions.append("g.date <= ?")
-            params.append(self.date_to)
+        dated, bounds = date_bounds("g.date", self.date_from, self.date_to)
+        conditions += dated
+        params += bounds
         if self.game_ids:
             conditions.append("list_contains(?::UBIGINT[], g.game_id)")
             params.append(list(self.game_ids))
@@ -146,7 +145,8 @@ class StoredGame:
 def find_games(con: duckdb.DuckDBPyConnection, selection: GameFilter | None = None,
                limit: int | None = None) -> tuple[list[StoredGame], int]:
     """The selected games, newest date first (undated last; one day's games in file
-    order), the first ``limit`` of them (all when None), and how many the filter selects."""
+    order), the first ``limit`` of them (all when None), and how many the filter selects.
+    A stored date Python cannot hold reads as None (:mod:`gops_records.analytics.dates`)."""
     selection = selection or GameFilter()
     check_players(con, selection.players)
     check_events(con, selection.events)
@@ -159,7 +159,7 @@ def find_games(con: duckdb.DuckDBPyConnection, selection: GameFilter | None = No
                    g.finished, g.result, g.winner, g.source, g.source_game,
                    row_number() OVER (ORDER BY g.date DESC NULLS LAST, g.import_id,
                                       g.source, g.source_game) AS n
-            FROM games g WHERE {where}
+            FROM {known_rows('games', where, 'g', con)}
             ORDER BY n {page}
         ),
         seats AS (

@@ -20,6 +20,7 @@ from enum import StrEnum
 import duckdb
 import polars as pl
 
+from gops_records.analytics.dates import date_bounds, known_rows
 from gops_records.cards import MAX_RANK
 from gops_records.rules import MAX_BID_CARDS, TIE_RULES
 
@@ -178,12 +179,9 @@ class Filters:
             among(f"{alias}.event", self.events)
         if self.matches:
             among(f"{alias}.match", self.matches)
-        if self.date_from is not None:
-            parts.append(f"{alias}.date >= ?")
-            params.append(self.date_from)
-        if self.date_to is not None:
-            parts.append(f"{alias}.date <= ?")
-            params.append(self.date_to)
+        dated, bounds = date_bounds(f"{alias}.date", self.date_from, self.date_to)
+        parts += dated
+        params += bounds
         if self.tie_rule is not None:
             parts.append(f"{alias}.tie_rule = ?")
             params.append(self.tie_rule)
@@ -297,13 +295,17 @@ def _date(text: str | None) -> dt.date | None:
         return None
 
 
-def games_cte(f: Filters, columns: str = "g.*", name: str = "fg") -> tuple[str, list]:
+def games_cte(f: Filters, columns: str = "g.*", name: str = "fg",
+              con: duckdb.DuckDBPyConnection | None = None) -> tuple[str, list]:
     """``name AS (SELECT columns FROM games g WHERE <filters>)`` for a WITH clause, and params.
 
+    ``g.date`` is the date as :func:`~gops_records.analytics.dates.known_date` reads it
+    (NULL when Python cannot hold it); pass ``con`` where ``columns`` has the date, to read
+    a store without such dates as it is (:func:`~gops_records.analytics.dates.known_rows`).
     Put it first in the WITH clause so its parameters come first.
     """
     where, params = f.games_where("g")
-    return f"{name} AS (SELECT {columns} FROM games g WHERE {where})", params
+    return f"{name} AS (SELECT {columns} FROM {known_rows('games', where, 'g', con)})", params
 
 
 def in_scope(f: Filters, name: str = "fg") -> str:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import duckdb
 import polars as pl
 
+from gops_records.analytics.dates import known_rows
 from gops_records.analytics.filters import CLASSIC, Filters, Variant, games_cte, run
 from gops_records.round_reading import BIDS, columns, read_rounds
 from gops_records.rules import RoundResult, RuleProfile
@@ -48,7 +49,7 @@ def list_games(con: duckdb.DuckDBPyConnection, f: Filters, limit: int = 200,
     """
     scope, params = games_cte(f, "g.game_id, g.date, g.event, g.match, g.result, g.winner, "
                                  "g.finished, g.rounds_played, g.tie_rule, g.n_players, "
-                                 "g.source, g.source_game")
+                                 "g.source, g.source_game", con=con)
     extra = ""
     if player is not None:
         extra = "WHERE game_id IN (SELECT game_id FROM game_players WHERE player = ?)"
@@ -116,7 +117,7 @@ def game_detail(con: duckdb.DuckDBPyConnection, game_id: str | int) -> GameDetai
     no such game."""
     head = pl.DataFrame()
     for candidate in parse_game_ids(game_id):
-        head = run(con, """SELECT game_id, event, site, date, date_text, round, match,
+        head = run(con, f"""SELECT game_id, event, site, date, date_text, round, match,
                                   tie_rule, cards::INTEGER AS cards, prize_order,
                                   n_players::INTEGER AS n_players,
                                   bid_cards::INTEGER AS bid_cards,
@@ -124,7 +125,8 @@ def game_detail(con: duckdb.DuckDBPyConnection, game_id: str | int) -> GameDetai
                                   rounds_played::INTEGER AS rounds_played,
                                   unclaimed::INTEGER AS unclaimed, result, winner, source,
                                   source_game, source_line, import_id
-                           FROM games WHERE game_id = ?""", [candidate])
+                           FROM {known_rows('games', 'g.game_id = ?', 'g')}""",
+                   [candidate])
         if not head.is_empty():
             game_id = candidate
             break

@@ -83,7 +83,8 @@ def largest_pools(con: duckdb.DuckDBPyConnection, f: Filters, limit: int = 10) -
     # bound is read first, so that the rounds' scan can drop at once every round whose
     # carried_in is too small for its pool (a prize is at most MAX_RANK) before it matches
     # a round to the kept games.
-    scope, params = games_cte(f, "g.game_id, g.event, g.date, g.max_pool, g.open_prizes")
+    scope, params = games_cte(f, "g.game_id, g.event, g.date, g.max_pool, g.open_prizes",
+                              con=con)
     limit = max(int(limit), 0)
     found = con.execute(f"""WITH {scope}
         SELECT max_pool FROM fg WHERE open_prizes IS NULL

@@ -12,6 +12,7 @@ from dataclasses import replace
 import duckdb
 import polars as pl
 
+from gops_records.analytics.dates import known_date
 from gops_records.analytics.filters import ALL_GAMES, Filters, games_cte, in_scope, run
 from gops_records.analytics.stats import wilson_exprs
 from gops_records.store.db import scalar
@@ -52,8 +53,10 @@ _DISTINCT_PLAYERS = """SELECT player_a AS p FROM fg UNION SELECT player_b FROM f
 
 
 def date_range(con: duckdb.DuckDBPyConnection) -> tuple[dt.date | None, dt.date | None]:
-    """The first and last known game dates (None, None for no dated games)."""
-    rows = con.execute("SELECT min(date), max(date) FROM games").fetchall()
+    """The first and last known game dates (None, None for no dated games); a date Python
+    cannot hold is not known (:mod:`gops_records.analytics.dates`)."""
+    known = known_date("date")
+    rows = con.execute(f"SELECT min({known}), max({known}) FROM games").fetchall()
     return rows[0][0], rows[0][1]
 
 
@@ -67,7 +70,7 @@ def evenings(con: duckdb.DuckDBPyConnection, f: Filters, limit: int | None = Non
     Order: date, then the evening whose games were imported last, then event.
     Columns: date, event (null: no Event tag), games, finished.
     """
-    scope, params = games_cte(f, "g.date, g.event, g.finished, g.import_id")
+    scope, params = games_cte(f, "g.date, g.event, g.finished, g.import_id", con=con)
     keep = "LIMIT ?" if limit is not None else ""
     extra = [max(int(limit), 0)] if limit is not None else []
     return run(con, f"""WITH {scope}
@@ -88,7 +91,7 @@ def overview(con: duckdb.DuckDBPyConnection, f: Filters) -> dict:
     """Counts for a summary line: games, finished, players, rounds (of the filtered games),
     events, first_date, last_date; imports and rejects are database-wide (not filtered)."""
     scope, params = games_cte(f, "g.finished, g.rounds_played, g.event, g.date, "
-                                 + KEPT_PLAYERS)
+                                 + KEPT_PLAYERS, con=con)
     row = run(con, f"""WITH {scope}
         SELECT count(*) AS games, count(*) FILTER (finished) AS finished,
                (SELECT count(*) FROM ({_DISTINCT_PLAYERS})) AS players,
@@ -148,7 +151,7 @@ def match_results(con: duckdb.DuckDBPyConnection, f: Filters,
     Columns: event, date, match, player, games, total_points, game_wins, cumulative_rank,
     best_of_winner, cumulative_winner, match_games.
     """
-    scope, params = games_cte(f, "g.game_id, g.event, g.date, g.match, g.finished")
+    scope, params = games_cte(f, "g.game_id, g.event, g.date, g.match, g.finished", con=con)
     keep = ""
     extra: list = []
     if limit is not None:

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 import duckdb
 import polars as pl
 
+from gops_records.analytics.dates import known_date, known_rows
 from gops_records.analytics.filters import run
 from gops_records.analytics.stats import wilson, with_wilson
 from gops_records.games_query import GameFilter
@@ -93,12 +94,14 @@ ALL = GinFilters()
 
 def _scope(f: GinFilters) -> tuple[str, list]:
     """``WITH`` clauses of the kept hands (``fh``), games (``fg``) and player-hands
-    (``fp``); the parameters, in order."""
+    (``fp``), their dates as :func:`~gops_records.analytics.dates.known_date` reads them;
+    the parameters, in order."""
     hands, p1 = f.where("h")
     games, p2 = f.where("g")
-    return (f"fh AS (SELECT h.* FROM gin_hands h WHERE {hands}), "
-            f"fg AS (SELECT g.* FROM gin_games g WHERE {games}), "
-            "fp AS (SELECT p.* FROM gin_player_hands p SEMI JOIN fh USING (hand_id))",
+    return (f"fh AS (SELECT h.* FROM {known_rows('gin_hands', hands, 'h')}), "
+            f"fg AS (SELECT g.* FROM {known_rows('gin_games', games, 'g')}), "
+            f"fp AS (SELECT p.* FROM {known_rows('gin_player_hands', alias='p')} "
+            "SEMI JOIN fh USING (hand_id))",
             p1 + p2)
 
 
@@ -132,7 +135,10 @@ def list_players(con: Con, f: GinFilters = ALL) -> list[str]:
 
 
 def date_range(con: Con) -> tuple[dt.date | None, dt.date | None]:
-    first, last = con.execute("SELECT min(date), max(date) FROM gin_hands").fetchone()
+    """The first and last known hand dates (a date Python cannot hold is not known)."""
+    known = known_date("date")
+    ((first, last),) = con.execute(f"SELECT min({known}), max({known}) FROM gin_hands"
+                                   ).fetchall()  # fetchone would leave the result open
     return first, last
 
 

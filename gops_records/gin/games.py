@@ -12,6 +12,7 @@ from datetime import date
 
 import duckdb
 
+from gops_records.analytics.dates import date_bounds, known_rows
 from gops_records.games_query import GameFilter, UnknownEvent, UnknownPlayer, game_ref
 from gops_records.store.db import scalar
 
@@ -26,12 +27,9 @@ def gin_where(selection: GameFilter, alias: str) -> tuple[str, list]:
     if selection.events:
         conditions.append(f"list_contains(?::VARCHAR[], {alias}.event)")
         params.append(list(selection.events))
-    if selection.date_from:
-        conditions.append(f"{alias}.date >= ?")
-        params.append(selection.date_from)
-    if selection.date_to:
-        conditions.append(f"{alias}.date <= ?")
-        params.append(selection.date_to)
+    dated, bounds = date_bounds(f"{alias}.date", selection.date_from, selection.date_to)
+    conditions += dated
+    params += bounds
     return " AND ".join(conditions), params
 
 
@@ -96,7 +94,8 @@ class GinGameRow:
 def find_gin_games(con: duckdb.DuckDBPyConnection, selection: GameFilter | None = None,
                    limit: int | None = None) -> tuple[list[GinGameRow], int]:
     """The selected games, newest date first (undated last; then match and game number),
-    the first ``limit`` of them (all when None), and how many the filter selects."""
+    the first ``limit`` of them (all when None), and how many the filter selects. A stored
+    date Python cannot hold reads as None (:mod:`gops_records.analytics.dates`)."""
     selection = selection or GameFilter()
     check_gin_names(con, selection)
     where, params = gin_where(selection, "g")
@@ -106,7 +105,7 @@ def find_gin_games(con: duckdb.DuckDBPyConnection, selection: GameFilter | None 
         SELECT game_id, date, date_text, event, match, game_no, player_a, player_b, recorded,
                hands, hands_won_a, hands_won_b, total_a, total_b, finished, winner,
                game_score, blitz, source
-        FROM gin_games g WHERE {where}
+        FROM {known_rows('gin_games', where, 'g', con)}
         ORDER BY date DESC NULLS LAST, import_id, source, match, game_no {page}""",
                        params).fetchall()
     games = [GinGameRow(int(r[0]), r[1], r[2], r[3], r[4], int(r[5]), (r[6], r[7]), r[8],
