@@ -10,7 +10,10 @@ prizes in ``revealed`` and the prize taken in ``prize`` (``-`` for none). Beside
 ``game`` column (the 19-20 digit id, which spreadsheets
 mangle into ``1.23E+19``) CSV has ``game_ref``, the game's reference as text
 (:func:`gops_records.analytics.games.game_ref`: ``g`` and 8 hex digits, as the dashboard
-shows it); the import ignores it.
+shows it); the import reads it as the mark of a gops export. A free-text cell that a
+spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@``, tab, CR) or that starts
+with ``'`` gets a ``'`` before it (:func:`gops_records.roundlogs.escape_cell`); the round
+log reader undoes it in a file with ``game_ref``.
 Parquet is one file per table (games, game_players, rounds, bids) in a folder, written
 by DuckDB's COPY. ``.gops`` and CSV may go to stdout (``out`` is ``-``).
 
@@ -39,7 +42,15 @@ from gops_records.export_target import (
 )
 from gops_records.games_query import GameFilter, check_players, game_ref
 from gops_records.notation import BidToken, CardToken, GameRecord, RoundRecord, write_game
-from gops_records.roundlogs import BID_JOIN, COLUMNS, NO_PRIZE
+from gops_records.roundlogs import (
+    BID_JOIN,
+    COLUMNS,
+    ESCAPE,
+    EXPORT_MARK,
+    FORMULA_STARTS,
+    FREE_TEXT_COLUMNS,
+    NO_PRIZE,
+)
 from gops_records.store.db import reading, resolve_db, scalar
 
 __all__ = ["CSV_COLUMNS", "STDOUT", "ExportError", "ExportFormat", "ExportSummary",
@@ -60,7 +71,7 @@ CSV_TAG_OF = {
     "bid_cards": "BidCards", "open_prizes": "OpenPrizes",
 }
 #: The CSV export's columns: the import's, with the game's reference beside its id.
-CSV_COLUMNS = (COLUMNS[0], "game_ref", *COLUMNS[1:])
+CSV_COLUMNS = (COLUMNS[0], EXPORT_MARK, *COLUMNS[1:])
 _ORDER = "g.import_id, g.source, g.source_game"
 _CHILD_ORDER = {"game_players": "game_id, seat", "rounds": "game_id, round_no",
                 "bids": "game_id, round_no, seat"}
@@ -187,9 +198,18 @@ def csv_query(where: str) -> str:
     expr |= {f"bid_{s}": f"CASE WHEN sel.bid_cards > 1 THEN array_to_string(r.cards_{s}, "
                          f"'{BID_JOIN}') ELSE r.bid_{s}::VARCHAR END" for s in "abcd"}
     expr |= {column: f"tag(sel.tags, '{tag}')" for column, tag in CSV_TAG_OF.items()}
+    # a cell a spreadsheet would run as a formula, escaped (roundlogs.escape_cell)
+    expr |= {column: _escaped(expr[column]) for column in FREE_TEXT_COLUMNS}
     select = ", ".join(f'{expr[c]} AS "{c}"' for c in COLUMNS)
     return (_selected(where) + f"SELECT {select} FROM sel JOIN rounds r USING (game_id) "
             "ORDER BY sel.n, r.round_no")
+
+
+def _escaped(sql: str) -> str:
+    """SQL of :func:`gops_records.roundlogs.escape_cell` applied to the text ``sql``."""
+    starts = ", ".join("'" + c.replace("'", "''") + "'" for c in (*FORMULA_STARTS, ESCAPE))
+    quote = ESCAPE.replace("'", "''")
+    return f"CASE WHEN left({sql}, 1) IN ({starts}) THEN '{quote}' || {sql} ELSE {sql} END"
 
 
 def _write_csv(con: duckdb.DuckDBPyConnection, f: TextIO, selection: GameFilter) -> None:

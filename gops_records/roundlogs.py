@@ -22,6 +22,10 @@ found and the near matches (``Bid A`` for ``bid_a``); a column named twice is re
 In JSON Lines, a value of the wrong type (a list, ``true``, a number for a name, a null
 ``game``) or a key given twice is a problem of its row's game.
 
+A CSV file whose header has ``game_ref`` was written by ``gops export``: its free-text
+cells (names, event, site, round, match, comment) are read exactly, not trimmed, with the
+export's escape of cells a spreadsheet would run as formulas undone (:func:`unescape_cell`).
+
 Each game's rows become a :class:`GameRecord`, so round logs are validated by exactly
 the same replay as .gops records (:func:`round_log_games`, used by both ``gops import``
 and ``gops validate``).
@@ -75,6 +79,18 @@ BID_JOIN = "+"
 #: An open-prize round's ``prize`` when nobody takes one (an empty cell says the same).
 NO_PRIZE = "-"
 SEAT_LETTERS = "abcd"
+#: What a cell a spreadsheet would run as a formula starts with (OWASP, CSV injection).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+#: What a gops export puts before such a cell, and before one that starts with it (so the
+#: escape can be undone): a spreadsheet shows the cell as text.
+ESCAPE = "'"
+#: The columns of free text (names, event, site, round, match, comment): the ones a gops
+#: export escapes, and whose cells it writes exactly (spaces and all).
+FREE_TEXT_COLUMNS = ("player_a", "player_b", "player_c", "player_d", "event", "site",
+                     "event_round", "match", "comment")
+#: The column only a gops export writes: a CSV file with it is read as gops wrote it,
+#: its free text unescaped and not trimmed (:func:`unescape_cell`).
+EXPORT_MARK = "game_ref"
 _DATE_FORMAT = "is not YYYY.MM.DD (write ?? for unknown parts)"
 
 
@@ -112,6 +128,19 @@ class _Row:
     #: what is wrong with the row itself, as (message, column name or None), e.g. a row
     #: cut short or a JSON value of the wrong type: reported on the row's game
     problems: tuple[tuple[str, str | None], ...] = field(default=())
+
+
+def escape_cell(text: str) -> str:
+    """A free-text cell as a gops export writes it: ``'`` before a cell that starts like
+    a formula (:data:`FORMULA_STARTS`) or with ``'``; other cells as they are."""
+    return ESCAPE + text if text.startswith((*FORMULA_STARTS, ESCAPE)) else text
+
+
+def unescape_cell(text: str) -> str:
+    """The text :func:`escape_cell` was given: one leading ``'`` dropped when what follows
+    it is one that escape_cell adds one before."""
+    escaped = text.startswith(ESCAPE) and text[1:].startswith((*FORMULA_STARTS, ESCAPE))
+    return text[1:] if escaped else text
 
 
 def round_log_kind(name: str) -> str | None:
@@ -358,7 +387,8 @@ def read_round_log(text: str, kind: str) -> list[LoggedGame]:
     for row in rows:
         groups.setdefault(row.values.get("game", "").strip(), []).append(row)
     header_line = _lines(text)[0] if kind == "csv" and text else ""
-    return [_game(rows, order, header_line) for rows in groups.values()]
+    exported = kind == "csv" and EXPORT_MARK in order  # written by gops export
+    return [_game(rows, order, header_line, exported) for rows in groups.values()]
 
 
 def _date_tag(value: str, line: int, column: int, problems: list[Problem]) -> str | None:
@@ -375,7 +405,15 @@ def _date_tag(value: str, line: int, column: int, problems: list[Problem]) -> st
     return None
 
 
-def _game(rows: list[_Row], order: dict[str, int], header_line: str) -> LoggedGame:
+def _cell(values: dict[str, str], column: str, exported: bool) -> str:
+    """A cell's value: trimmed, or in a gops export a free-text cell exactly as it was
+    before :func:`escape_cell`."""
+    value = values.get(column, "")
+    return unescape_cell(value) if exported and column in FREE_TEXT_COLUMNS else value.strip()
+
+
+def _game(rows: list[_Row], order: dict[str, int], header_line: str,
+          exported: bool = False) -> LoggedGame:
     problems: list[Problem] = []
     first = rows[0].values
     tags: dict[str, str] = {}
@@ -383,13 +421,13 @@ def _game(rows: list[_Row], order: dict[str, int], header_line: str) -> LoggedGa
                   if any(r.values.get(f"bid_{s}", "").strip() for r in rows))
     players = max(players, 2)
     for i in range(players):
-        name = first.get(f"player_{SEAT_LETTERS[i]}", "").strip()
+        name = _cell(first, f"player_{SEAT_LETTERS[i]}", exported)
         if name:
             tags[SEATS[i]] = name
         elif i == players - 1 and players > 2:  # as in .gops, the last seat's tag sets
             tags[SEATS[i]] = SEATS[i]           # the number of players
     for column, tag in _TAG_OF.items():
-        value = first.get(column, "").strip()
+        value = _cell(first, column, exported)
         if value and column == "date":
             value = _date_tag(value, rows[0].line, order[column], problems)
         if value:
@@ -411,7 +449,7 @@ def _game(rows: list[_Row], order: dict[str, int], header_line: str) -> LoggedGa
                                     order["round"], number))
         bids = tuple(_bid(v.get(f"bid_{s}", ""), row.line, order.get(f"bid_{s}", 0),
                           f"bid_{s}", problems, number) for s in SEAT_LETTERS[:players])
-        comment = v.get("comment", "").strip() or None
+        comment = _cell(v, "comment", exported) or None
         span = Span(row.line, 1, 0, 0)
         prize_text, revealed_text = v.get("prize", ""), v.get("revealed", "")
         if open_prizes:

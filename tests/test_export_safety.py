@@ -248,3 +248,112 @@ def test_dev_stdout_sent_to_a_file_gets_the_records_and_not_the_summary(
     assert os.path.islink("/dev/stdout") or stat.S_ISCHR(os.stat("/dev/stdout").st_mode)
     assert target.read_text().startswith('[Event "Club"]')
     assert b"exported 1 game" in done.stderr
+
+
+# -- CSV injection: cells a spreadsheet would run as formulas ------------------------------
+
+import csv  # noqa: E402
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from gops_records.export import export_games  # noqa: E402
+from gops_records.notation import CardToken, GameRecord, RoundRecord, write_game  # noqa: E402
+from gops_records.roundlogs import FORMULA_STARTS  # noqa: E402
+
+HOSTILE = ['=HYPERLINK("http://evil.example","x")', "+1", "-x", "@x", "\tTab", "'quoted",
+           "''twice", "=1+1 ", " Space", "plain"]
+
+
+def _game(a: str, b: str, event: str, comment: str | None = None) -> str:
+    rounds = tuple(RoundRecord(CardToken(p), (CardToken(x), CardToken(y)),
+                               comment if i == 0 else None)
+                   for i, (p, x, y) in enumerate([(2, 3, 1), (3, 1, 2), (1, 2, 3)]))
+    return write_game(GameRecord({"Event": event, "Match": a, "A": a, "B": b, "Cards": "3"},
+                                 rounds, None))
+
+
+def _game_ids(db: Path) -> list[tuple]:
+    with duckdb.connect(str(db), read_only=True) as con:
+        return con.execute("SELECT game_id, map_from_entries(list_filter(tags, lambda t: "
+                           "t.key != 'Result')) FROM games ORDER BY game_id").fetchall()
+
+
+def _comments(db: Path) -> list[tuple]:
+    with duckdb.connect(str(db), read_only=True) as con:
+        return con.execute("SELECT game_id, round_no, comment FROM rounds "
+                           "ORDER BY ALL").fetchall()
+
+
+def _csv_round_trip(records: list[str], folder: Path) -> tuple[Path, Path, Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "games.gops").write_text("\n".join(records), encoding="utf-8")
+    first, again = folder / "first.duckdb", folder / "again.duckdb"
+    stored = import_paths([folder / "games.gops"], first)
+    assert stored.games_rejected == 0
+    out = folder / "games.csv"
+    export_games(first, out, "csv")
+    back = import_paths([out], again)
+    assert (back.games_new, back.games_rejected) == (stored.games_new, 0)
+    return first, again, out
+
+
+def _no_formula_cell(out: Path) -> list[list[str]]:
+    with open(out, newline="", encoding="utf-8") as f:
+        rows = list(csv.reader(f))
+    header = rows[0]
+    for row in rows[1:]:
+        for name, cell in zip(header, row, strict=True):
+            assert not cell.startswith(FORMULA_STARTS) or (name, cell) == ("prize", "-"), \
+                (name, cell)
+    return rows
+
+
+def test_csv_cells_that_a_spreadsheet_would_run_are_escaped(tmp_path: Path) -> None:
+    records = [_game(a, b, event, comment) for a, b, event, comment in zip(
+        HOSTILE, HOSTILE[1:] + HOSTILE[:1], HOSTILE[2:] + HOSTILE[:2], HOSTILE[3:] + HOSTILE[:3],
+        strict=True)]
+    first, again, out = _csv_round_trip(records, tmp_path)
+    rows = _no_formula_cell(out)
+    cells = {cell for row in rows[1:] for cell in row}
+    assert {'\'=HYPERLINK("http://evil.example","x")', "'+1", "'-x", "'@x", "'\tTab",
+            "''quoted", "'''twice", " Space"} <= cells  # a leading space is no formula
+    assert "plain" in cells and "'plain" not in cells
+    assert _game_ids(again) == _game_ids(first)  # same names, same ids
+    assert _comments(again) == _comments(first)
+
+
+def test_a_hand_written_round_log_keeps_its_quotes(tmp_path: Path) -> None:
+    """Only a gops export (its game_ref column) has escaped cells; other logs are read as
+    written."""
+    (tmp_path / "log.csv").write_text("game,round,prize,bid_a,bid_b,player_a,player_b,cards\n"
+                                      "1,1,1,1,1,'=x,''y,1\n")
+    import_paths([tmp_path / "log.csv"], tmp_path / "t.duckdb")
+    with duckdb.connect(str(tmp_path / "t.duckdb"), read_only=True) as con:
+        assert con.execute("SELECT player_a, player_b FROM games").fetchone() == ("'=x", "''y")
+
+
+NAMES = st.text(st.sampled_from("=+-@\t' \"\\aZé,;"), min_size=1, max_size=6).filter(
+    lambda s: s.strip(" ") != "")
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.function_scoped_fixture])
+@given(names=st.lists(NAMES, min_size=3, max_size=3, unique=True))
+def test_any_names_come_back_from_csv_with_the_same_ids(names: list[str],
+                                                        tmp_path_factory) -> None:
+    folder = tmp_path_factory.mktemp("names")
+    a, b, event = names
+    first, again, out = _csv_round_trip([_game(a, b, event, event)], folder)
+    _no_formula_cell(out)
+    assert _game_ids(again) == _game_ids(first)
+    assert _comments(again) == _comments(first)
+
+
+@given(st.text(st.sampled_from("=+-@\t\r' x")))
+def test_the_escape_is_undone_exactly(text: str) -> None:
+    from gops_records.roundlogs import escape_cell, unescape_cell
+
+    escaped = escape_cell(text)
+    assert unescape_cell(escaped) == text
+    assert not escaped.startswith(FORMULA_STARTS)
