@@ -630,9 +630,11 @@ WHERE games.game_id = c.game_id;
 #: Version 13: where each file of an import was, and its bytes' SHA-256, beside ``sources``
 #: (same order), so ``gops rejects --recheck`` reads the file that was imported, wherever
 #: the command runs. Imports made before keep NULL: their paths were never recorded.
+#: (IF NOT EXISTS: a file whose recorded version was set back, as tests of the earlier
+#: steps do, keeps the columns and their values.)
 _V13_SOURCE_PATHS = """
-ALTER TABLE imports ADD COLUMN source_paths VARCHAR[];
-ALTER TABLE imports ADD COLUMN source_sha256 VARCHAR[];
+ALTER TABLE imports ADD COLUMN IF NOT EXISTS source_paths VARCHAR[];
+ALTER TABLE imports ADD COLUMN IF NOT EXISTS source_sha256 VARCHAR[];
 """
 
 
