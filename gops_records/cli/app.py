@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Annotated, NoReturn
 
 import typer
@@ -33,13 +36,35 @@ class _WordArgument(TyperArgument):
 
 class Group(TyperGroup):
     """The `gops` group: help says what each value is in words (``--db FILE``,
-    ``PATH...``), never in Python type names (``<list[Path]>``, ``{paths}...``)."""
+    ``PATH...``), never in Python type names (``<list[Path]>``, ``{paths}...``); and every
+    command, its help included, stops quietly when standard output's reader goes away."""
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         for command in self.commands.values():
             for param in command.params:
                 _name_values(param)
+
+    # The three places output is written: all of gops (what is left in stdout's buffer
+    # is written at the end), parsing (--help) and the command run. Click would catch a
+    # closed pipe in the last two itself (exit 1), so each stops gops before it can.
+    def main(self, *args, **kwargs):
+        with _stop_when_the_reader_goes():
+            try:
+                return super().main(*args, **kwargs)
+            finally:
+                sys.stdout.flush()
+
+    def make_context(self, *args, **kwargs):
+        with _stop_when_the_reader_goes():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx):
+        with _stop_when_the_reader_goes():
+            try:
+                return super().invoke(ctx)
+            finally:
+                sys.stdout.flush()  # a closed pipe shows here, not at exit
 
 
 def _name_values(param) -> None:
@@ -65,6 +90,30 @@ app = typer.Typer(
 
 #: Exit codes shared by all commands.
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+#: The status when standard output's reader goes away (`gops games | head`): that of a Unix
+#: tool killed by SIGPIPE, 128 + 13, as a shell shows it.
+EXIT_READER_GONE = 141
+
+
+@contextmanager
+def _stop_when_the_reader_goes() -> Iterator[None]:
+    """Standard output's reader went away (`gops games | head` has its lines): stop gops
+    with :data:`EXIT_READER_GONE` and not a word, as a Unix tool stops. Standard output
+    then points at /dev/null, so what is left in its buffer goes nowhere at exit (Python's
+    recipe for a closed pipe); nothing else is written. A command writing to stdout
+    therefore lets a write error reach here, never taking it for a problem of its own."""
+    try:
+        yield
+    except BrokenPipeError:
+        try:
+            fd = sys.stdout.fileno()
+        except (AttributeError, OSError, ValueError):  # not a real file (a test's runner)
+            fd = None
+        if fd is not None:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, fd)
+            os.close(devnull)
+        sys.exit(EXIT_READER_GONE)
 
 
 def _print_version(value: bool) -> None:

@@ -108,6 +108,8 @@ def export(
         summary = export_games(db, out, fmt, selection)
     except GopsError as exc:
         fail_on(exc)
+    except BrokenPipeError:  # stdout's reader went away: gops stops quietly (cli.app)
+        raise
     except (duckdb.IOException, OSError) as exc:  # e.g. --db names a file of another kind
         fail(f"cannot export from {resolve_db(db)} to {out}: {exc}")
     # stdout holds the records then (also when --out names it: /dev/stdout, /dev/fd/1)

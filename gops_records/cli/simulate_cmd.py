@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
-import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, TextIO, TypeVar
 
 import typer
 
@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from gops_records.gin.rules import GinProfile
     from gops_records.gin.simulate import GinSimulationSummary
     from gops_records.simulate import SimulationSummary
+
+S = TypeVar("S")
 
 #: The options that only Gops games have (an error with --game gin when given).
 GOPS_ONLY = {"players": "--players", "tie_rule": "--tie-rule", "cards": "--cards",
@@ -140,24 +142,28 @@ def simulate(
         fail("broken records need games of at least 3 rounds")
     if out is not None and str(out) == "-":
         out = None
+    summary = _write_records(out, lambda fh: write_simulation(
+        fh, games, seed, profile, names, broken, first, jobs))
+    print(describe(summary, profile, seed, out), file=sys.stderr)
+
+
+def _write_records(out: Path | None, write: Callable[[TextIO], S]) -> S:
+    """``write`` the records into the file ``out``, or to stdout when it is None; exit 2 on
+    an error. A reader of stdout that goes away (`gops simulate | head`) is no error: gops
+    then stops quietly (cli.app)."""
     try:
         if out is None:
-            summary = write_simulation(sys.stdout, games, seed, profile, names, broken,
-                                       first, jobs)
-            sys.stdout.flush()
-        else:
-            with open(out, "w", encoding="utf-8", newline="\n") as fh:
-                summary = write_simulation(fh, games, seed, profile, names, broken, first,
-                                           jobs)
-    except BrokenPipeError:  # e.g. `gops simulate | head`: the reader has had enough
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        raise typer.Exit(0) from None
+            summary = write(sys.stdout)
+            sys.stdout.flush()  # all written before the summary goes to stderr
+            return summary
+        with open(out, "w", encoding="utf-8", newline="\n") as fh:
+            return write(fh)
+    except BrokenPipeError:
+        raise
     except OSError as exc:
-        fail(f"{out}: cannot write: {exc.strerror or exc}")
+        fail(f"{out or 'stdout'}: cannot write: {exc.strerror or exc}")
     except GopsError as exc:
         fail(str(exc))
-    print(describe(summary, profile, seed, out), file=sys.stderr)
 
 
 def describe(summary: SimulationSummary, profile: RuleProfile, seed: int,
@@ -218,23 +224,8 @@ def _simulate_gin(games: int, hands: int | None, seed: int, runs: RunOrder,
     profile = GinProfile(runs=runs)
     if out is not None and str(out) == "-":
         out = None
-    try:
-        if out is None:
-            summary = gin_simulate.write_simulation(sys.stdout, budget, seed, profile, names,
-                                                    broken, first, jobs)
-            sys.stdout.flush()
-        else:
-            with open(out, "w", encoding="utf-8", newline="\n") as fh:
-                summary = gin_simulate.write_simulation(fh, budget, seed, profile, names,
-                                                        broken, first, jobs)
-    except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        raise typer.Exit(0) from None
-    except OSError as exc:
-        fail(f"{out}: cannot write: {exc.strerror or exc}")
-    except GopsError as exc:
-        fail(str(exc))
+    summary = _write_records(out, lambda fh: gin_simulate.write_simulation(
+        fh, budget, seed, profile, names, broken, first, jobs))
     print(describe_gin(summary, profile, seed, out), file=sys.stderr)
 
 
