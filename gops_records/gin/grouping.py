@@ -1,9 +1,10 @@
 """Replayed ``.gin`` hands grouped into games and matches, with located problems.
 
-A hand belongs to the match of its ``Match`` tag, to game ``Game`` of it and is hand
-``Hand`` of that game (docs/gin.md); :func:`group_hands` sorts the hands by those numbers
-and feeds their results to :class:`GinGame` and :class:`GinMatch`, checking what the
-hands claim against each other:
+A hand belongs to the match of its ``Match`` tag (with its ``Event`` and ``Date``: two
+evenings' ``[Match "1"]`` are two matches, :func:`keys.match_key`), to game ``Game`` of
+it and is hand ``Hand`` of that game (docs/gin.md); :func:`group_hands` sorts the hands
+by those numbers and feeds their results to :class:`GinGame` and :class:`GinMatch`,
+checking what the hands claim against each other:
 
 - ``tag-value``: a ``Match``, ``Game`` or ``Hand`` tag missing, or one that is not a
   number from 1 to 9999 (:func:`gops_records.notation.values.number_problem`);
@@ -26,7 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from gops_records.gin.game import GameScore, GinGame, GinMatch
-from gops_records.gin.keys import game_number
+from gops_records.gin.keys import game_number, match_key
 from gops_records.gin.replay import HandReport, profile_of
 from gops_records.gin.rules import Seat
 from gops_records.notation.model import Problem
@@ -103,7 +104,7 @@ def _number(report: HandReport, tag: str, problems: _Problems) -> int | None:
 def group_hands(reports: Iterable[HandReport]) -> Grouping:
     """Group replayed hands into matches and games and check them against each other."""
     problems = _Problems()
-    placed: dict[str, dict[int, dict[int, HandReport]]] = {}
+    placed: dict[tuple, dict[int, dict[int, HandReport]]] = {}  # by keys.match_key
     for report in reports:
         name = report.record.tag("Match")
         if name is None:
@@ -113,13 +114,14 @@ def group_hands(reports: Iterable[HandReport]) -> Grouping:
         game, hand = _number(report, "Game", problems), _number(report, "Hand", problems)
         if game is None or hand is None:
             continue
-        hands = placed.setdefault(name, {}).setdefault(game, {})
+        key = match_key(report.record.tag)  # Event, Date and Match
+        hands = placed.setdefault(key, {}).setdefault(game, {})
         if hand in hands:
             problems.add(report, "match", f"hand {hand} of game {game} of {name!r} is given "
                          f"twice (line {hands[hand].record.span.line} too)", "Hand")
             continue
         hands[hand] = report
-    matches = tuple(_match(name, games, problems) for name, games in placed.items())
+    matches = tuple(_match(key[-1], games, problems) for key, games in placed.items())
     return Grouping(matches, tuple(problems.found))
 
 

@@ -17,6 +17,7 @@ as an unsigned 64-bit number, so the same record gets the same id from any file:
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import replace
 
 from gops_records.gin.notation import HandRecord, write_hand
@@ -25,6 +26,9 @@ from gops_records.notation.values import number_of
 
 #: The tags that say which game a record belongs to.
 GAME_TAGS = ("Event", "Date", "Match", "Game", "A", "B")
+#: The tags that say which match a record belongs to: two evenings' ``[Match "1"]`` are
+#: two matches, as their games' ids differ (a match's ``A`` and ``B`` are checked instead).
+MATCH_TAGS = ("Event", "Date", "Match")
 _UNIT, _RECORD = "\x1f", "\x1e"
 
 
@@ -63,6 +67,11 @@ def game_number(value: str | None) -> int | None:
     """A ``Game`` or ``Hand`` tag's number, None when it is not a number from 1 to 9999
     (the one rule: :func:`gops_records.notation.values.number_of`)."""
     return number_of(value)
+
+
+def match_key(tag: Callable[[str], str | None]) -> tuple[str | None, ...]:
+    """Which match a record is of, from its tags (``tag``: a tag's value by name)."""
+    return tuple(tag(name) for name in MATCH_TAGS)
 
 
 def game_id(tags: dict[str, str]) -> int | None:

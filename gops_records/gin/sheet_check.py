@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 from gops_records.gin.cards import Card, GinSuit
 from gops_records.gin.game import GameScore, GinGame, GinMatch
-from gops_records.gin.keys import game_id, game_number
+from gops_records.gin.keys import game_id, game_number, match_key
 from gops_records.gin.melds import RunOrder
 from gops_records.gin.replay import HandReport
 from gops_records.gin.rules import (
@@ -310,26 +310,28 @@ def _check_out(line: SheetLine, found: _Found, number: int) -> None:
 
 
 def check_matches(reports: Iterable[SheetReport]) -> dict[int, list[Problem]]:
-    """Sheets of one ``Match`` checked against each other; problems by the index of the
-    sheet (in ``reports``) they are found at, located at its ``Game`` tag.
+    """Sheets of one match (same ``Event``, ``Date`` and ``Match``: keys.match_key)
+    checked against each other; problems by the index of the sheet (in ``reports``) they
+    are found at, located at its ``Game`` tag.
 
     Games are taken in the order of their numbers; a game given twice, ``A``/``B`` players
     that change, or a game after the match was won (first to two games) is ``match``.
     A game that is not finished, not valid or missing stops the match's check."""
-    by_match: dict[str, list[tuple[int, int, SheetReport]]] = {}
+    by_match: dict[tuple, list[tuple[int, int, SheetReport]]] = {}  # by keys.match_key
     problems: dict[int, list[Problem]] = {}
     for i, report in enumerate(reports):
         tags = dict(report.record.tags)
         number = game_number(tags.get("Game"))
         if tags.get("Match") is not None and number is not None:
-            by_match.setdefault(tags["Match"], []).append((number, i, report))
+            by_match.setdefault(match_key(tags.get), []).append((number, i, report))
 
     def add(i: int, report: SheetReport, tag: str, message: str) -> None:
         record = report.record
         line, column = _at(record.tag_spans.get(tag), record.span)
         problems.setdefault(i, []).append(Problem("match", message, line, column))
 
-    for name, games in by_match.items():
+    for key, games in by_match.items():
+        name = key[-1]
         games.sort(key=lambda g: (g[0], g[1]))
         first = dict(games[0][2].record.tags)
         match = GinMatch(games[0][2].profile)
