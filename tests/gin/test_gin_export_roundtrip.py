@@ -10,6 +10,8 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 
 from gops_records.export import export_games
 from gops_records.importer import import_paths
@@ -117,3 +119,43 @@ def test_the_bundled_gin_samples_come_back_from_gin_and_ginsheet(tmp_path: Path)
     assert summary.games_rejected == 0 and summary.games_seen == hands + sheets
     assert sheets == len(table(first, "gin_games", ("game_id",))) > 0
     same_store(first, again)
+
+
+def _simulated_evening(path: Path, seed: int, games: int, week: int) -> None:
+    """A simulated club evening whose matches are tagged by their number alone (1, 2, ...),
+    as many clubs write them: every evening has a [Match "1"]."""
+    import datetime as dt
+    import io
+
+    from gops_records.gin.simulate import Budget, write_simulation
+
+    text = io.StringIO()
+    write_simulation(text, Budget(games=games), seed,
+                     start=dt.date(2025, 1, 6) + dt.timedelta(weeks=week))
+    path.write_text(re.sub(r'\[Match "[^"]*#(\d+)\)"\]', r'[Match "\1"]', text.getvalue()),
+                    "utf-8")
+
+
+@settings(max_examples=3, deadline=None, phases=[Phase.explicit, Phase.generate],
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(seeds=st.lists(st.integers(0, 10_000), min_size=2, max_size=2, unique=True),
+       games=st.integers(2, 5))
+def test_simulated_evenings_come_back_from_gin_and_ginsheet(seeds: list[int], games: int,
+                                                            tmp_path_factory) -> None:
+    folder = tmp_path_factory.mktemp("simulated")
+    files = [folder / f"evening{week}.gin" for week in range(2)]
+    for week, (path, seed) in enumerate(zip(files, seeds, strict=True)):
+        _simulated_evening(path, seed, games, week)
+    first = folder / "first.duckdb"
+    stored = import_paths(files, first)
+    assert stored.games_rejected == 0
+    export_games(first, folder / "all.gin", "gin")
+    again = folder / "again.duckdb"
+    summary = import_paths([folder / "all.gin"], again)
+    assert (summary.games_new, summary.games_rejected) == (stored.games_new, 0)
+    same_store(first, again)
+    export_games(first, folder / "all.ginsheet", "ginsheet")
+    sheets = folder / "sheets.duckdb"
+    summary = import_paths([folder / "all.ginsheet"], sheets)
+    assert summary.games_rejected == 0
+    assert table(sheets, "gin_hands", SHEET_FACTS) == table(first, "gin_hands", SHEET_FACTS)
