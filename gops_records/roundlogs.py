@@ -324,6 +324,22 @@ def _json_value(key: str, value: object) -> tuple[str, str | None]:
     return str(value), None
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _whole(text: str, problems: list[tuple[str, str | None]], where: str) -> str:
+    """``text`` with any lone surrogate (half a character, which JSON can escape as
+    ``\\ud800`` and no file or database holds) replaced by U+FFFD, and a problem of the
+    row's game saying so."""
+    found = _SURROGATE.search(text)
+    if found is None:
+        return text
+    problems.append((f"{where} holds \\u{ord(found.group()):04x}, half of a character (a lone "
+                     "surrogate), which is not text: write the whole character",
+                     where if where in COLUMNS else None))
+    return _SURROGATE.sub("\ufffd", text)
+
+
 def _json_int(digits: str) -> int | str:
     """A JSON integer; one too long to be a card or a round stays its text (Python refuses
     to convert more than 4,300 digits, and no round log value needs 20)."""
@@ -357,12 +373,12 @@ def _rows_from_jsonl(text: str) -> tuple[list[str], list[_Row]]:
         problems: list[tuple[str, str | None]] = []
         repeated = list(obj.repeated)
         for raw_key, value in obj.items():
-            key = str(raw_key).strip().lower()
+            key = _whole(str(raw_key), problems, "a key").strip().lower()
             if key in values:
                 repeated.append(key)
             text, problem = _json_value(key, value) if key in COLUMNS else (
                 "" if value is None else str(value), None)
-            values[key] = text
+            values[key] = _whole(text, problems, key)
             if problem:
                 problems.append((problem, key))
         for key in dict.fromkeys(repeated):

@@ -387,3 +387,16 @@ def test_every_page_shows_records_at_the_edges_of_what_validates(
     for page in (*GOPS_PAGES, *GIN_PAGES):
         at.switch_page(page).run()
         assert not at.exception, (page, [e.message for e in at.exception])
+
+
+def test_a_lone_surrogate_in_a_json_round_log_is_a_problem_of_its_game(tmp_path: Path) -> None:
+    """JSON may escape half a character (``"\\ud800"``), which is no text: it made
+    validate and the whole import raise UnicodeEncodeError. It is a problem of its row's
+    game; the other games are stored."""
+    game, other = (_rows(r, str(i)) for i, r in enumerate(gops_records()[:2], 1))
+    for row in game:
+        row["player_a"] = "Al\ud800"
+    game[0]["\udfffkey"] = "x"
+    text = "".join(json.dumps(row) + "\n" for row in game + other)  # ASCII: \ud800 escapes
+    assert verdicts("s.jsonl", text.encode()) == [False, True]
+    assert import_and_show(tmp_path, "s.jsonl", text) == (1, 1)
