@@ -16,6 +16,7 @@ from gops_records.cli import (  # noqa: F401  (each module registers its command
     replay_cmd,
     scout_cmd,
     simulate_cmd,
+    solve_cmd,
     upgrade_cmd,
     validate_cmd,
 )
