@@ -104,16 +104,16 @@ def check_target(out: Path, db: Path, what: str = "an export writes one file") -
     export to OUT: why``)."""
     out_stat = _stat(out, out)
     if _same(out, out_stat, db):
-        return _raise(out, f"it is the database being exported (--db {db}); name another "
+        raise refusal(out, f"it is the database being exported (--db {db}); name another "
                            "file")
     for suffix, name in SIDE_FILES.items():
         if _same(out, out_stat, db.with_name(db.name + suffix)):
-            return _raise(out, f"it is {name}; name another file")
+            raise refusal(out, f"it is {name}; name another file")
     if out_stat is None:
         return Target.NEW
     mode = out_stat.st_mode
     if stat.S_ISDIR(mode):
-        return _raise(out, f"it is a folder; {what}")
+        raise refusal(out, f"it is a folder; {what}")
     if stat.S_ISREG(mode):
         try:
             database = is_duckdb_file(out)
@@ -121,17 +121,13 @@ def check_target(out: Path, db: Path, what: str = "an export writes one file") -
             raise refusal(out, f"it cannot be read to check that it is not a database "
                                f"({exc.strerror})") from exc
         if database:
-            return _raise(out, "it is a DuckDB database, and an export never writes over "
+            raise refusal(out, "it is a DuckDB database, and an export never writes over "
                                "a database; name a new file")
         return Target.STREAM if _system_name(out) else Target.FILE
     if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
         return Target.STREAM
-    return _raise(out, f"it is {_kind(mode)}; an export writes a file, a character device "
+    raise refusal(out, f"it is {_kind(mode)}; an export writes a file, a character device "
                        "or a named pipe")
-
-
-def _raise(out: Path, why: str) -> Target:
-    raise refusal(out, why)
 
 
 def check_parquet_folder(out: Path, db: Path, names: list[str]) -> None:
