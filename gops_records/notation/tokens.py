@@ -54,7 +54,10 @@ _PATTERN = (_WS + "*(?:" + "|".join([
     r"[0-9]+\.",             # a round number (it may touch the prize: 12.K♦)
     r"[^\s\x{FEFF}{;\[]+",   # a word: card, result, *, or a typo
 ]) + ")")
-_TAG_PARTS = r'^\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]+"((?:[^"\\\r\n]|\\[^\r\n])*)"[ \t]*\]$'
+# possessive (*+): Python's re would otherwise keep a backtracking entry per character of
+# the value (about 170 bytes each: 650 MB for a 4 MB value); nothing it gives back could
+# let the closing quote match, so the match is the same
+_TAG_PARTS = r'^\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]+"((?:[^"\\\r\n]|\\[^\r\n])*+)"[ \t]*\]$'
 #: What the pattern's whitespace class matches (Unicode White_Space, and the BOM).
 WHITESPACE = ("\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005"
                "\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff")
@@ -324,18 +327,28 @@ class Tokens:
     def line_starts(self) -> np.ndarray:
         """Byte offset of each line's start: after LF, CRLF, or a lone CR."""
         buf = np.frombuffer(self.data, np.uint8)
-        lf = np.flatnonzero(buf == 10)
+        breaks = np.flatnonzero(buf == 10)
         cr = np.flatnonzero(buf == 13)
-        lone_cr = cr[np.append(buf, 0)[cr + 1] != 10]
-        breaks = np.concatenate([lf, lone_cr]) if len(lone_cr) else lf
-        return np.concatenate([[0], np.sort(breaks) + 1]).astype(np.int64)
+        if len(cr):  # a CR not followed by an LF ends a line too (no copy of the text)
+            lone = cr[(cr + 1 == len(buf)) | (buf[np.minimum(cr + 1, len(buf) - 1)] != 10)]
+            breaks = np.sort(np.concatenate([breaks, lone]))
+        return np.concatenate([[0], breaks + 1]).astype(np.int64)
 
     @cached_property
-    def _chars_before(self) -> np.ndarray:
-        """Characters before each byte offset (UTF-8 continuation bytes do not count)."""
+    def _continuations(self) -> np.ndarray:
+        """Byte offsets of the UTF-8 continuation bytes (they start no character), in
+        order: nothing for ASCII text, a few bytes per other character (a running count
+        of characters at every byte cost 4 bytes per byte of the chunk, 8 while made)."""
         buf = np.frombuffer(self.data, np.uint8)
-        starts_char = (buf & 0xC0) != 0x80
-        return np.concatenate([[0], np.cumsum(starts_char, dtype=np.int32)])
+        wide = np.int32 if len(buf) < 2**31 else np.int64
+        step = 1 << 20  # in pieces: the masks made along the way stay small
+        parts = [np.flatnonzero((buf[at:at + step] & 0xC0) == 0x80).astype(wide) + at
+                 for at in range(0, len(buf), step)]
+        return np.concatenate(parts) if parts else np.zeros(0, wide)
+
+    def _chars_before(self, offsets: np.ndarray) -> np.ndarray:
+        """Characters before each byte offset (UTF-8 continuation bytes do not count)."""
+        return offsets - np.searchsorted(self._continuations, offsets)
 
     def lines(self, offsets: np.ndarray) -> np.ndarray:
         """1-based line of each offset."""
@@ -350,12 +363,12 @@ class Tokens:
         if self.spans is not None:
             return self.spans[offsets // 2, 0], self.spans[offsets // 2, 1]
         line = np.searchsorted(self.line_starts, offsets, side="right")
-        chars = self._chars_before
-        return line, chars[offsets] - chars[self.line_starts[line - 1]] + 1
+        return line, (self._chars_before(offsets)
+                      - self._chars_before(self.line_starts[line - 1]) + 1)
 
     def char_offsets(self, offsets: np.ndarray) -> np.ndarray:
         """Each byte offset as an offset in characters (into the decoded text)."""
-        return self._chars_before[np.asarray(offsets, np.int64)]
+        return self._chars_before(np.asarray(offsets, np.int64))
 
     def line_col(self, offset: int) -> tuple[int, int]:
         """1-based line and column (in characters) of one offset."""
@@ -391,8 +404,8 @@ def tokenize(data: bytes | memoryview) -> Tokens:
     ids = matches.replace_strict(distinct, pl.int_range(len(distinct), dtype=pl.Int32,
                                                         eager=True)).to_numpy()
     reading = _Reading()
-    for text in distinct.to_list():
-        reading.add(text)
+    for text, size in zip(distinct.to_list(), distinct.str.len_bytes().to_list(), strict=True):
+        reading.add(text, size)
     kind = np.array(reading.kind, np.int8)[ids] if len(ids) else np.zeros(0, np.int8)
     start = end - np.array(reading.size, np.int64)[ids] if len(ids) else end
     word = np.array(reading.word, np.int32)[ids] if len(ids) else np.zeros(0, np.int32)
@@ -423,9 +436,11 @@ class _Reading:
         self.word_texts: list[str] = []
         self._word_ids: dict[str, int] = {}
 
-    def add(self, match: str) -> None:
+    def add(self, match: str, size: int) -> None:
+        """Read one distinct match of ``size`` bytes (its whitespace included)."""
         text = match.lstrip(WHITESPACE)
-        self.size.append(len(text.encode("utf-8")))
+        # bytes without the leading whitespace (encoding only that: no copy of the text)
+        self.size.append(size - len(match[: len(match) - len(text)].encode("utf-8")))
         name = extra = None
         word = -1
         head = text[:1]
