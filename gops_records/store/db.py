@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+import stat
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -20,7 +21,8 @@ from pathlib import Path
 import duckdb
 
 from gops_records.errors import GopsError
-from gops_records.store.schema import MIGRATIONS
+from gops_records.sources import _kind as file_kind
+from gops_records.store.schema import MARK_APPLICATION, MARK_TABLE, MARK_VERSION, MIGRATIONS
 
 DEFAULT_DB = Path("data") / "gops.duckdb"
 #: The schema version this program writes and reads.
@@ -35,7 +37,8 @@ class DatabaseLocked(GopsError):
 
 
 class DatabaseUnusable(GopsError):
-    """A database path that is not a DuckDB file, or a folder that cannot be created."""
+    """A database path that is not a gops database (not a regular file, not a DuckDB file,
+    another application's DuckDB file), or a folder that cannot be created."""
 
     code = "unusable"
 
@@ -102,7 +105,8 @@ def connect(path: str | Path | None = None, *, read_only: bool = False,
     A read-write open creates the file (and its folder) and applies pending migrations. A
     read-only open never changes the file: one an older gops wrote is read through an
     upgraded copy in memory (up to :data:`MEMORY_UPGRADE_BYTES`; a bigger one must be
-    upgraded once by a write command: DatabaseOutdated says which).
+    upgraded once by a write command: DatabaseOutdated says which). Either way only a
+    gops database, an empty DuckDB file or a new name is opened (:func:`_gops_version`).
     """
     db = resolve_db(path)
     if read_only and not db.exists():
@@ -114,7 +118,11 @@ def connect(path: str | Path | None = None, *, read_only: bool = False,
         except OSError as exc:
             raise DatabaseUnusable(f"cannot create the folder for {db}: {exc}") from exc
     con = _open(db, read_only, timeout)
-    version = schema_version(con)
+    try:
+        version = _gops_version(con, db)
+    except BaseException:
+        con.close()
+        raise
     if version > LATEST_VERSION:
         con.close()
         raise DatabaseUnusable(f"{db} holds schema version {version}, written by a newer gops; "
@@ -139,11 +147,50 @@ def upgrade(path: str | Path | None = None, timeout: float = 10.0) -> tuple[int,
         raise DatabaseMissing(f"no database at {db}: nothing to upgrade")
     con = _open(db, True, timeout)
     try:
-        before = schema_version(con)
+        before = _gops_version(con, db)
     finally:
         con.close()
     connect(db, timeout=timeout).close()  # a read-write open applies what is pending
     return before, max(before, LATEST_VERSION)
+
+
+def _gops_version(con: duckdb.DuckDBPyConnection, db: Path) -> int:
+    """The schema version of what ``con`` opened, once it is known to be a gops database:
+    one with gops's mark (:data:`MARK_TABLE`), one an older gops made before the mark (its
+    ``schema_migrations`` of integer versions older than the mark, and its ``games``), or an
+    empty DuckDB file (no table: version 0, adopted). Any other DuckDB file belongs to
+    another application: DatabaseUnusable, before anything reads or writes its tables."""
+    tables = con.execute("SELECT table_schema, table_name FROM information_schema.tables "
+                         "WHERE table_catalog = current_database() ORDER BY ALL").fetchall()
+    if not tables:
+        return 0
+    main = {name for schema, name in tables if schema == "main"}
+    if MARK_TABLE in main and _has_mark(con):
+        return schema_version(con)
+    if {"schema_migrations", "games"} <= main and _integer_versions(con) \
+            and schema_version(con) < MARK_VERSION:
+        return schema_version(con)
+    names = [name if schema == "main" else f"{schema}.{name}" for schema, name in tables]
+    shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+    raise DatabaseUnusable(
+        f"{db} is not a gops database: it is a DuckDB file of another application (its "
+        f"tables: {shown}), without the table {MARK_TABLE} that marks a gops database. "
+        "gops leaves it as it is: pass --db a gops database, or a new name to make one")
+
+
+def _has_mark(con: duckdb.DuckDBPyConnection) -> bool:
+    try:
+        return bool(scalar(con, f"SELECT count(*) FROM main.{MARK_TABLE} "
+                                "WHERE application = ?", [MARK_APPLICATION]))
+    except duckdb.Error:  # a table of that name, but not gops's
+        return False
+
+
+def _integer_versions(con: duckdb.DuckDBPyConnection) -> bool:
+    return scalar(con, "SELECT data_type FROM information_schema.columns "
+                       "WHERE table_catalog = current_database() AND table_schema = 'main' "
+                       "AND table_name = 'schema_migrations' AND column_name = 'version'"
+                  ) == "INTEGER"
 
 
 class DatabaseOutdated(GopsError):
@@ -195,7 +242,17 @@ SAFE_CONFIG = {"autoinstall_known_extensions": False, "autoload_known_extensions
 
 
 def _check_kind(db: Path) -> None:
-    """Refuse a file that is not a DuckDB database (SQLite, Parquet, text, ...) plainly."""
+    """Refuse what is not a DuckDB file, before DuckDB opens it: anything but a regular file
+    (a symlink to one is fine; a named pipe would make the open wait for a writer forever;
+    a folder, a device or a socket holds no database), and a file of another format
+    (SQLite, Parquet, text, ...). A name that does not exist yet is fine."""
+    try:
+        mode = os.stat(db).st_mode
+    except OSError:
+        return  # missing (it will be created) or unreachable (connect says why)
+    if not stat.S_ISREG(mode):
+        raise DatabaseUnusable(f"{db} is {file_kind(mode)}, not a database file: --db names a "
+                               "DuckDB file gops made, or a new name to make one")
     try:
         with open(db, "rb") as handle:
             head = handle.read(16)

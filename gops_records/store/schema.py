@@ -637,6 +637,18 @@ ALTER TABLE imports ADD COLUMN IF NOT EXISTS source_paths VARCHAR[];
 ALTER TABLE imports ADD COLUMN IF NOT EXISTS source_sha256 VARCHAR[];
 """
 
+#: The mark of a gops database: a table of one row that gops writes when it makes a
+#: database and adds, by migration, to one an older gops made. A DuckDB file with tables but
+#: without the mark belongs to another application and is refused (docs/schema.md).
+MARK_TABLE = "gops_database"
+MARK_APPLICATION = "gops-records"
+_V14_MARK = f"""
+CREATE TABLE {MARK_TABLE} (
+    application  VARCHAR NOT NULL   -- always '{MARK_APPLICATION}'
+);
+INSERT INTO {MARK_TABLE} VALUES ('{MARK_APPLICATION}');
+"""
+
 
 def _fill_scout_reports(con: duckdb.DuckDBPyConnection) -> None:
     from gops_records.store import scout_reports  # it reads the schema's tables: import late
@@ -678,7 +690,12 @@ MIGRATIONS: tuple[Migration, ...] = (
               _V12_CARRIED_POOLS),
     Migration(13, "imports.source_paths and source_sha256: each file's absolute path and "
                   "SHA-256, for gops rejects --recheck", _V13_SOURCE_PATHS),
+    Migration(14, "gops_database: the mark that tells a gops database from another "
+                  "application's DuckDB file", _V14_MARK),
 )
+#: The version that adds the mark: a database without it is a gops database only when it
+#: is older (and has gops's tables: store/db.py).
+MARK_VERSION = next(m.version for m in MIGRATIONS if m.sql is _V14_MARK)
 
 #: Tables a user may query (``rounds`` and ``bids`` are views); the order is the load order.
 TABLES = ("imports", "games", "game_players", "rounds", "bids", "rejects", "source_files",
