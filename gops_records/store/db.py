@@ -99,7 +99,7 @@ def _is_lock_error(exc: Exception) -> bool:
 
 
 def connect(path: str | Path | None = None, *, read_only: bool = False,
-            timeout: float = 10.0) -> duckdb.DuckDBPyConnection:
+            timeout: float = 10.0, writer: str = "import") -> duckdb.DuckDBPyConnection:
     """Open the database, retrying a held lock with jittered backoff for up to ``timeout`` s.
 
     A read-write open creates the file (and its folder) and applies pending migrations. A
@@ -107,6 +107,8 @@ def connect(path: str | Path | None = None, *, read_only: bool = False,
     upgraded copy in memory (up to :data:`MEMORY_UPGRADE_BYTES`; a bigger one must be
     upgraded once by a write command: DatabaseOutdated says which). Either way only a
     gops database, an empty DuckDB file or a new name is opened (:func:`_gops_version`).
+    ``writer`` names what a read-write open is for (a key of :data:`_WRITES`), for the
+    advice when the file may not be written.
     """
     db = resolve_db(path)
     if read_only and not db.exists():
@@ -117,7 +119,7 @@ def connect(path: str | Path | None = None, *, read_only: bool = False,
             db.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise DatabaseUnusable(f"cannot create the folder for {db}: {exc}") from exc
-    con = _open(db, read_only, timeout)
+    con = _open(db, read_only, timeout, writer=writer)
     try:
         version = _gops_version(con, db)
     except BaseException:
@@ -141,7 +143,8 @@ def connect(path: str | Path | None = None, *, read_only: bool = False,
 
 
 def upgrade(path: str | Path | None = None, timeout: float = 10.0) -> tuple[int, int]:
-    """Migrate the file in place; returns its schema version before and after."""
+    """Migrate the file in place; returns its schema version before and after. A file up
+    to date is only read (it may then be on a read-only file system)."""
     db = resolve_db(path)
     if not db.exists():
         raise DatabaseMissing(f"no database at {db}: nothing to upgrade")
@@ -150,8 +153,10 @@ def upgrade(path: str | Path | None = None, timeout: float = 10.0) -> tuple[int,
         before = _gops_version(con, db)
     finally:
         con.close()
-    connect(db, timeout=timeout).close()  # a read-write open applies what is pending
-    return before, max(before, LATEST_VERSION)
+    if before == LATEST_VERSION:
+        return before, before
+    connect(db, timeout=timeout, writer="upgrade").close()  # applies what is pending
+    return before, LATEST_VERSION
 
 
 def _gops_version(con: duckdb.DuckDBPyConnection, db: Path) -> int:
@@ -264,8 +269,8 @@ def _check_kind(db: Path) -> None:
 
 
 def _open(db: Path, read_only: bool, timeout: float,
-          opener: Callable[[], duckdb.DuckDBPyConnection] | None = None
-          ) -> duckdb.DuckDBPyConnection:
+          opener: Callable[[], duckdb.DuckDBPyConnection] | None = None,
+          writer: str = "import") -> duckdb.DuckDBPyConnection:
     """``duckdb.connect`` (or ``opener``) with lock retries; a writer renews a write
     request meanwhile."""
     _check_kind(db)
@@ -282,7 +287,7 @@ def _open(db: Path, read_only: bool, timeout: float,
             except (duckdb.IOException, duckdb.ConnectionException) as exc:
                 if not _is_lock_error(exc):
                     raise DatabaseUnusable(f"cannot use the database {db}: {exc}"
-                                           + _advice(str(exc), read_only)) from exc
+                                           + _advice(str(exc), read_only, writer)) from exc
                 if time.monotonic() >= deadline:
                     who = "an import (a writer)" if read_only else "another process"
                     raise DatabaseLocked(
@@ -298,13 +303,26 @@ def _open(db: Path, read_only: bool, timeout: float,
                 request.unlink(missing_ok=True)
 
 
-def _advice(error: str, read_only: bool) -> str:
-    """What to do about an open that failed for want of permission."""
+#: What each command that opens the file read-write does with it, and what to do when
+#: it may not (a read-only file system, no permission).
+_WRITES = {
+    "import": "Importing writes the database file and its folder: give --db a file in a "
+              "folder you can write (read-only commands such as gops export can still read "
+              "this one)",
+    "upgrade": "gops upgrade rewrites the file in place (with a .wal file beside it while it "
+               "works), so it needs the file and its folder writable: make them writable, "
+               "or copy the file to a folder you can write and upgrade the copy "
+               "(gops upgrade --db COPY). Nothing was changed; read-only commands such as "
+               "gops export and the dashboard can still read this one, through an upgraded "
+               "copy in memory",
+}
+
+
+def _advice(error: str, read_only: bool, writer: str = "import") -> str:
+    """What to do about a read-write open that failed for want of permission."""
     if read_only or not ("Read-only file system" in error or "Permission denied" in error):
         return ""
-    return (". Importing writes the database file and its folder: give --db a file in a "
-            "folder you can write (read-only commands such as gops export can still read "
-            "this one)")
+    return ". " + _WRITES[writer]
 
 
 #: How long a write request stays in force after the writer last renewed it (a writer
