@@ -552,7 +552,12 @@ def _from_files(con: duckdb.DuckDBPyConnection, rejects: list[Reject], encoding:
                     else f"not checked against its file: {exc}")
             continue
         if origin.sha256 is not None and file_sha256(data) == origin.sha256:
-            continue  # the very bytes that were quarantined: every record still as written
+            # the very bytes that were quarantined: each record is still as written (read
+            # in another encoding its text, not the file, would change); only a whole
+            # file, quarantined as no text in the import's encoding, is read again
+            group = [r for r in group if r.source_game is None]
+            if not group:
+                continue
         try:
             now = _read_now(source, data, encoding)
         except (GopsError, OSError):

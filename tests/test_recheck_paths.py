@@ -169,3 +169,20 @@ def test_imports_keep_each_files_absolute_path_and_hash(club: Path):
          hashlib.sha256((club / "club.gops").read_bytes()).hexdigest()),
         ("logs/b.csv", str(club / "logs" / "b.csv"),
          hashlib.sha256((club / "logs" / "b.csv").read_bytes()).hexdigest())])
+
+
+def test_a_file_imported_again_in_its_encoding_is_fixed_though_unchanged(tmp_path: Path,
+                                                                         monkeypatch):
+    folder = tmp_path / "club"
+    folder.mkdir()
+    (folder / "latin.gops").write_bytes(
+        club_game(1).replace("Alice", "J\u00fcrgen").encode("latin-1"))
+    monkeypatch.chdir(folder)
+    db = tmp_path / "t.duckdb"
+    import_paths([Path("latin.gops")], db)  # not UTF-8: the whole file is quarantined
+    (reject,) = _rejects(db)
+    assert reject.source_game is None
+    import_paths([Path("latin.gops")], db, encoding="latin-1")  # the same bytes, read right
+    _elsewhere(folder, monkeypatch)
+    assert _recheck(db, encoding="latin-1").resolved == 1
+    assert _rejects(db)[0].resolution.how is ResolvedHow.FIXED
