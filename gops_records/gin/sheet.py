@@ -33,8 +33,8 @@ from gops_records.gin.notation import _tokens as tokens
 from gops_records.gin.notation import points_of
 from gops_records.gin.rules import Seat
 from gops_records.notation.model import Problem, Span
-from gops_records.notation.tokens import capped
-from gops_records.notation.values import MAX_NUMBER, date_problem, short
+from gops_records.notation.tokens import capped, shorten
+from gops_records.notation.values import MAX_NUMBER, date_problem
 
 #: Tags of a sheet in the order the canonical writer uses; other tags follow in file order.
 SHEET_TAGS = ("Event", "Site", "Date", "Match", "Game", "A", "B", "Runs")
@@ -187,7 +187,7 @@ class _Reader:
         digits = tok.text.lstrip("0") or "0"
         if len(digits) > 3 or int(digits) > MAX_DEADWOOD:
             raise _LineError(f"{what} is at most {MAX_DEADWOOD} (ten cards of 10 points), "
-                             f"not {short(tok.text)}", tok.span)
+                             f"not {shorten(tok.text)}", tok.span)
         return int(digits), tok.span
 
     def points(self, what: str, after: Span) -> tuple[tuple[int, int], Span]:

@@ -19,16 +19,13 @@ from __future__ import annotations
 import calendar
 import re
 
+from gops_records.notation.tokens import shorten
+
 #: The first and last years a record's date may carry.
 FIRST_YEAR, LAST_YEAR = 1000, 9999
 #: The largest game or hand number a Gin record may carry (stored as a SMALLINT).
 MAX_NUMBER = 9999
 _DATE = re.compile(r"([0-9]{4}|\?{4})\.([0-9]{2}|\?\?)\.([0-9]{2}|\?\?)")
-
-
-def short(value: str, limit: int = 40) -> str:
-    """A value as a message quotes it: at most ``limit`` characters."""
-    return value if len(value) <= limit else value[:limit - 3] + "..."
 
 
 def date_problem(text: str) -> str | None:
@@ -37,7 +34,7 @@ def date_problem(text: str) -> str | None:
     value = text.strip()
     m = _DATE.fullmatch(value)
     if not m:
-        return f"Date {short(text)!r} is not YYYY.MM.DD (write ?? for unknown parts)"
+        return f"Date {shorten(text)!r} is not YYYY.MM.DD (write ?? for unknown parts)"
     year, month, day = (None if "?" in g else int(g) for g in m.groups())
     if year is not None and not FIRST_YEAR <= year <= LAST_YEAR:
         return (f"Date {text!r} has the year {m.group(1)}: a date's year is from "
@@ -68,4 +65,4 @@ def number_problem(name: str, text: str, low: int = 1, high: int = MAX_NUMBER) -
     """Why a tag's value is not a number from ``low`` to ``high`` (None when it is one)."""
     if number_of(text, low, high) is not None:
         return None
-    return f'[{name} "{short(text)}"]: write a number from {low} to {high}'
+    return f'[{name} "{shorten(text)}"]: write a number from {low} to {high}'
