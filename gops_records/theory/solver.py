@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from enum import StrEnum
 
 import numpy as np
 
@@ -28,6 +29,15 @@ from gops_records.theory.reductions import (
 )
 
 Hand = tuple[int, ...]
+
+
+class Engine(StrEnum):
+    """What solves each matrix game's value."""
+
+    #: scipy's HiGHS linear program (the oracle)
+    HIGHS = "highs"
+    #: the compiled dense simplex of :mod:`simplex` (a saddle point checked first)
+    SIMPLEX = "simplex"
 
 
 @dataclass(frozen=True)
@@ -53,13 +63,25 @@ class Analysis:
 class Solver:
     """Values of positions of one :class:`Setting`, kept in a memo across calls."""
 
-    def __init__(self, setting: Setting, reductions: Iterable[Reduction] = ALL) -> None:
+    def __init__(self, setting: Setting, reductions: Iterable[Reduction] = ALL,
+                 engine: Engine = Engine.SIMPLEX) -> None:
         self.setting = setting
+        self.engine = engine
         self.reductions = frozenset(reductions)
         self.win = setting.objective is Objective.WIN
         self.carry = setting.tie_rule is TieRule.CARRY
         self.memo: dict[tuple, float] = {}
         self._shortcuts = Reduction.MATRIX_SHORTCUTS in self.reductions
+        if engine is Engine.SIMPLEX:
+            from gops_records.theory.simplex import game_value
+            self._game_value = game_value
+        else:
+            self._game_value = self._highs_value
+
+    @classmethod
+    def plain(cls, setting: Setting) -> Solver:
+        """The oracle: no reduction, every game by a HiGHS linear program."""
+        return cls(setting, (), Engine.HIGHS)
 
     @property
     def states(self) -> int:
@@ -135,9 +157,11 @@ class Solver:
                 gain = pot if a[0] > b[0] else -pot if a[0] < b[0] else 0
                 total += self._end(lead + gain) if self.win else gain
                 continue
-            grid = self.matrix(a, b, prizes, pool, lead, prize)
-            total += matrix_game.game_value(grid, shortcuts=self._shortcuts)
+            total += self._game_value(self.matrix(a, b, prizes, pool, lead, prize))
         return total / len(nexts)
+
+    def _highs_value(self, grid: np.ndarray) -> float:
+        return matrix_game.game_value(grid, shortcuts=self._shortcuts)
 
 
 def every_position(setting: Setting, rounds_left: int) -> Iterable[Position]:

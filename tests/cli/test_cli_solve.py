@@ -10,7 +10,6 @@ from typer.testing import CliRunner
 
 from gops_records.cli import app
 from gops_records.theory.position import Objective, Setting, TieRule, position
-from gops_records.theory.reductions import NONE
 from gops_records.theory.solver import Solver
 
 ENV = {"COLUMNS": "250", "GOPS_DB": ""}
@@ -42,7 +41,7 @@ def test_a_position_is_worth_what_the_plain_solver_says(objective: Objective) ->
     assert result.exit_code == 0, result.stderr
     out = json.loads(result.stdout)
     setting = Setting(5, TieRule.CARRY, objective)
-    expected = Solver(setting, NONE).value(position(setting, [1, 3, 5], [2, 3, 4], [2, 4, 5],
+    expected = Solver.plain(setting).value(position(setting, [1, 3, 5], [2, 3, 4], [2, 4, 5],
                                                     3, -1))
     assert abs(out["value"] - expected) < 1e-9
     assert (out["hand_a"], out["pool"], out["lead"]) == ([1, 3, 5], 3, -1)

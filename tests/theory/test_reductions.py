@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from gops_records.theory.position import Objective, PrizeOrder, Setting, TieRule
-from gops_records.theory.reductions import ALL, NONE, Reduction, canonical_sides, relabel
-from gops_records.theory.solver import Solver, every_position
+from gops_records.theory.reductions import ALL, Reduction, canonical_sides, relabel
+from gops_records.theory.solver import Engine, Solver, every_position
 
 SETTINGS = [Setting(n, rule, objective, order)
             for n in (2, 3) for rule in TieRule for objective in Objective
@@ -21,44 +21,50 @@ SLOW_SETTINGS = [Setting(4, rule, objective) for rule in TieRule for objective i
 
 @functools.cache
 def plain_values(setting: Setting) -> dict:
-    plain = Solver(setting, NONE)
+    plain = Solver.plain(setting)
     return {pos: plain.value(pos) for k in range(1, setting.cards + 1)
             for pos in every_position(setting, k)}
 
 
-def _with(reduction) -> frozenset[Reduction]:
-    """The reduction under test, with the matrix shortcuts (themselves tested alone) so
-    the test does not spend its time in linear programs."""
+def _solver(setting: Setting, reduction) -> Solver:
+    """A solver with the reduction under test. The matrix shortcuts (and everything with
+    "all-highs") are taken by HiGHS games, where they apply; the others use the compiled
+    simplex (held equal to HiGHS in test_simplex.py) so the test spends no time in
+    linear programs."""
     if reduction == "all":
-        return ALL
-    return frozenset({reduction, Reduction.MATRIX_SHORTCUTS})
+        return Solver(setting, ALL)
+    if reduction == "all-highs":
+        return Solver(setting, ALL, Engine.HIGHS)
+    if reduction is Reduction.MATRIX_SHORTCUTS:
+        return Solver(setting, {reduction}, Engine.HIGHS)
+    return Solver(setting, {reduction})
 
 
-def _assert_equal(setting: Setting, reductions: frozenset[Reduction]) -> None:
+def _assert_equal(setting: Setting, reduction) -> None:
     expected = plain_values(setting)
-    solver = Solver(setting, reductions)
+    solver = _solver(setting, reduction)
     got = {pos: solver.value(pos) for pos in expected}
     worst = max(abs(got[pos] - value) for pos, value in expected.items())
     assert worst < 1e-7, worst
     assert len(expected) > setting.cards  # the positions were enumerated
 
 
-@pytest.mark.parametrize("reduction", [*Reduction, "all"])
+@pytest.mark.parametrize("reduction", [*Reduction, "all", "all-highs"])
 @pytest.mark.parametrize("setting", SETTINGS, ids=str)
 def test_each_reduction_keeps_every_value(setting: Setting, reduction) -> None:
-    _assert_equal(setting, _with(reduction))
+    _assert_equal(setting, reduction)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("reduction", [*Reduction, "all"])
+@pytest.mark.parametrize("reduction", [*Reduction, "all", "all-highs"])
 @pytest.mark.parametrize("setting", SLOW_SETTINGS, ids=str)
 def test_each_reduction_keeps_every_value_of_four_cards(setting: Setting, reduction) -> None:
-    _assert_equal(setting, _with(reduction))
+    _assert_equal(setting, reduction)
 
 
 def test_the_reductions_shrink_the_memo() -> None:
     setting = Setting(4, TieRule.CARRY, Objective.WIN)
-    plain, fast = Solver(setting, NONE), Solver(setting, ALL)
+    plain, fast = Solver(setting, ()), Solver(setting, ALL)  # both by the simplex
     for pos in every_position(setting, 3):
         assert abs(plain.value(pos) - fast.value(pos)) < 1e-7
     assert fast.states < plain.states / 2

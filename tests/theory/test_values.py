@@ -22,6 +22,10 @@ from gops_records.theory.solver import Solver
 NO_SYMMETRY = ALL - {Reduction.SYMMETRY}  # else the start is 0 by the reduction itself
 
 
+def _solver(setting: Setting, reductions) -> Solver:
+    return Solver.plain(setting) if reductions is NONE else Solver(setting, reductions)
+
+
 @pytest.mark.parametrize("order", [PrizeOrder.RANDOM, PrizeOrder.ASCENDING,
                                    PrizeOrder.DESCENDING])
 @pytest.mark.parametrize("rule", list(TieRule))
@@ -29,7 +33,7 @@ NO_SYMMETRY = ALL - {Reduction.SYMMETRY}  # else the start is 0 by the reduction
 def test_the_symmetric_start_is_worth_zero(order, rule, objective) -> None:
     for n in (1, 2, 3):
         setting = Setting(n, rule, objective, order)
-        assert abs(Solver(setting, NONE).value(start(setting))) < 1e-9
+        assert abs(Solver.plain(setting).value(start(setting))) < 1e-9
     for n in (4,):
         setting = Setting(n, rule, objective, order)
         solver = Solver(setting, NO_SYMMETRY)
@@ -41,8 +45,8 @@ def test_the_symmetric_start_is_worth_zero(order, rule, objective) -> None:
 def test_one_card_each_is_decided_by_the_bids(reductions) -> None:
     def value(rule, objective, a, b, prize, pool=0, lead=0) -> float:
         setting = Setting(6, rule, objective)
-        return Solver(setting, reductions).value(position(setting, [a], [b], [prize], pool,
-                                                          lead))
+        return _solver(setting, reductions).value(position(setting, [a], [b], [prize], pool,
+                                                           lead))
     assert value(TieRule.DISCARD, Objective.POINTS, 5, 2, 4) == 4
     assert value(TieRule.DISCARD, Objective.POINTS, 1, 2, 4) == -4
     assert value(TieRule.DISCARD, Objective.POINTS, 3, 3, 4) == 0
@@ -69,18 +73,18 @@ def _example(rule: TieRule, objective: Objective = Objective.POINTS) -> Setting:
 def test_the_worked_example_solved_by_hand(reductions) -> None:
     # after the tie: the 8 carried, one round left, 7 against J: B takes 13
     after = position(EXAMPLE, [7], [11], [5], pool=8)
-    assert Solver(EXAMPLE, reductions).value(after) == -13
+    assert _solver(EXAMPLE, reductions).value(after) == -13
     # before the tie, under carry. Prize 8; rows A's 7, 9; columns B's 9, J:
     #   7-9: B takes 8, then 9-J: B takes 5 -> -13    7-J: B takes 8, 9-9 tie at the end -> -8
     #   9-9: tie, 8 carried, 7-J: B takes 13 -> -13    9-J: B takes 8, 7-9: B takes 5 -> -13
     # A's 7 weakly dominates A's 9, B's 9 answers it: a saddle point at -13
     before = position(EXAMPLE, [7, 9], [9, 11], [5, 8])
-    analysis = Solver(EXAMPLE, reductions).analyse(before)
+    analysis = _solver(EXAMPLE, reductions).analyse(before)
     assert analysis.value == pytest.approx(-13)
     # under discard the 9-9 tie throws the 8 away: 9-9 then 7-J is -5, 7-J then 9-9 is -8:
     # [[-13, -8], [-5, -13]] has no saddle point; A plays 7 with 8/13, value -129/13
     discard = _example(TieRule.DISCARD)
-    analysis = Solver(discard, reductions).analyse(position(discard, [7, 9], [9, 11], [5, 8]))
+    analysis = _solver(discard, reductions).analyse(position(discard, [7, 9], [9, 11], [5, 8]))
     assert analysis.value == pytest.approx(-129 / 13)
     (game,) = analysis.games
     assert game.prize == 8 and game.cards_a == (7, 9) and game.cards_b == (9, 11)
@@ -91,9 +95,9 @@ def test_the_worked_example_solved_by_hand(reductions) -> None:
 def test_the_worked_example_under_the_win_objective() -> None:
     setting = _example(TieRule.CARRY, Objective.WIN)
     # A 10 ahead: the -13 lines lose, 7-J then 9-9 (-8) wins; B's 9 answers it: -1
-    assert Solver(setting, NONE).value(position(setting, [7, 9], [9, 11], [5, 8], lead=10)) == -1
+    assert Solver.plain(setting).value(position(setting, [7, 9], [9, 11], [5, 8], lead=10)) == -1
     # A 14 ahead: every line wins
-    assert Solver(setting, NONE).value(position(setting, [7, 9], [9, 11], [5, 8], lead=14)) == 1
+    assert Solver.plain(setting).value(position(setting, [7, 9], [9, 11], [5, 8], lead=14)) == 1
 
 
 def test_a_given_order_that_is_not_a_permutation_is_refused() -> None:
