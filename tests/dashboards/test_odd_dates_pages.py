@@ -140,3 +140,14 @@ def table(at: AppTest, column: str) -> pl.DataFrame:
     """The page's table with ``column``, its dates as Python dates (None: unknown)."""
     found = next(pl.from_pandas(df.value) for df in at.dataframe if column in df.value.columns)
     return found.with_columns(pl.col("date").cast(pl.Date))
+
+
+def test_all_evenings_count_the_undated_games_too(odd_db, monkeypatch) -> None:
+    at = start(odd_db, monkeypatch, "pages_session.py")
+    at.selectbox(key="evening_pick").select("all").run()
+    assert not at.exception, [e.message for e in at.exception]
+    m = metrics(at)
+    assert (m["Games"], m["Events"]) == (str(2 * GAMES), "4")
+    events = {e for df in at.dataframe if "event" in df.value.columns
+              for e in df.value["event"]}
+    assert {"Tuesday club", f"{ODD}Tuesday club"} <= events  # the match results of both
