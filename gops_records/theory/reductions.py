@@ -8,6 +8,7 @@ plain solver on every position of small N.
 from __future__ import annotations
 
 from enum import StrEnum
+from functools import lru_cache
 
 
 class Reduction(StrEnum):
@@ -29,6 +30,7 @@ ALL = frozenset(Reduction)
 NONE: frozenset[Reduction] = frozenset()
 
 
+@lru_cache(maxsize=1 << 20)
 def relabel(hand_a: tuple[int, ...], hand_b: tuple[int, ...]
             ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Both hands with the union of their cards replaced by its ranks 1..m (a card held by

@@ -189,3 +189,39 @@ def every_position(setting: Setting, rounds_left: int) -> Iterable[Position]:
                             yield position(setting, a, b, prizes, pool, lead)
                         except ImpossiblePosition:
                             break  # the pool or lead is out of reach for every hand
+
+
+def value_against_uniform(setting: Setting, pos: Position) -> float:
+    """What A's best reply earns against a B who bids a card of their hand uniformly at
+    random every round (A sees the cards spent, as in play): each prize's game becomes A
+    choosing the row of best mean. The number that measures uniform play's
+    exploitability, and a known figure of the discard game ((N^2 - 1) / 6 points)."""
+    win = setting.objective is Objective.WIN
+    carry = setting.tie_rule is TieRule.CARRY
+    memo: dict[tuple, float] = {}
+
+    def value(a: Hand, b: Hand, prizes: frozenset[int], pool: int, lead: int) -> float:
+        if not a:
+            return float(np.sign(lead)) if win else 0.0
+        key = (a, b, prizes, pool, lead)
+        if key not in memo:
+            total = 0.0
+            nexts = setting.next_prizes(prizes)
+            for prize in nexts:
+                rest, pot = prizes - {prize}, pool + prize
+                best = -np.inf
+                for i, x in enumerate(a):
+                    mean = 0.0
+                    for j, y in enumerate(b):
+                        gain = pot if x > y else -pot if x < y else 0
+                        carried = pot if x == y and carry and rest else 0
+                        child = value(a[:i] + a[i + 1:], b[:j] + b[j + 1:], rest, carried,
+                                      lead + gain if win else 0)
+                        mean += child if win else gain + child
+                    best = max(best, mean / len(b))
+                total += best
+            memo[key] = total / len(nexts)
+        return memo[key]
+
+    return value(tuple(sorted(pos.hand_a)), tuple(sorted(pos.hand_b)), frozenset(pos.prizes),
+                 pos.pool, pos.lead if win else 0)
