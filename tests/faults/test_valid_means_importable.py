@@ -180,12 +180,14 @@ names = st.one_of(st.sampled_from(ODD_NAMES),
                   st.text(st.characters(exclude_categories=("Cs",)), min_size=1,
                           max_size=12))
 
-TAGS = {"gops": ("Date", "Event", "Site", "Round", "Match", "A", "B", "Cards"),
+TAGS = {"gops": ("Date", "Event", "Site", "Round", "Match", "A", "B", "C", "D", "Cards",
+                 "BidCards", "OpenPrizes", "Result"),
         "gin": ("Date", "Event", "Site", "Match", "Game", "Hand", "A", "B"),
         "ginsheet": ("Date", "Event", "Site", "Match", "Game", "A", "B")}
 TAGS["csv"] = TAGS["jsonl"] = TAGS["gops"]
 VALUES = {"Date": dates, "Game": numbers, "Hand": numbers, "Cards": numbers,
-          "Round": numbers}
+          "Round": numbers, "BidCards": numbers, "OpenPrizes": numbers,
+          "Result": st.one_of(numbers, st.sampled_from(["*", "0-0", "9" * 30 + "-1"]))}
 
 
 @st.composite
