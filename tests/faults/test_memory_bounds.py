@@ -11,11 +11,16 @@ which exec carries over from the process the child replaced.
 from __future__ import annotations
 
 import json
+import re
+import resource
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from store.gamefiles import club_game, run_python
+
+from gops_records.importer import IMPORT_SUFFIXES
 
 #: Bytes of the huge tag value and the huge comment: under the longest game read
 #: (chunks.MAX_GAME_BYTES, 4 MiB), so the game is read, checked and stored.
@@ -25,6 +30,8 @@ HUGE = 3_500_000
 BYTES_PER_BYTE = 10
 #: The child's address space: a guard against a runaway.
 AS_CAP = 4 << 30
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "data" / "samples"
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="reads /proc/self/status")
@@ -123,3 +130,29 @@ def test_a_huge_tag_value_or_comment_costs_memory_in_proportion(
     assert above_kb < bound_kb, (f"{step}: the peak went {above_kb / 1024:.0f} MB above the "
                                  f"fixed base for a {HUGE / 2**20:.1f} MB value "
                                  f"(bound {bound_kb / 1024:.0f} MB)")
+
+
+def _documented_kb() -> int:
+    """The ``ulimit -v`` README.md gives for importing the samples, in KB."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    found = re.search(r"`ulimit -v (\d+)`\s+\([^)]*\)\s+for\s+the\s+bundled\s+samples", text)
+    assert found, "README.md says what ulimit -v importing the samples needs"
+    return int(found.group(1))
+
+
+def test_importing_the_samples_fits_the_address_space_readme_documents(tmp_path: Path) -> None:
+    # it took 2.9 GB of address space (1.8 GB of ulimit -v failed): mimalloc's 1 GiB arena,
+    # a glibc arena of 64 MiB for each of about twenty threads, OpenBLAS's threads
+    cap = _documented_kb() * 1024
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+
+    done = subprocess.run([sys.executable, "-m", "gops_records", "import", str(SAMPLES),
+                           "--db", str(tmp_path / "s.duckdb"), "--json"],
+                          capture_output=True, text=True, preexec_fn=limit, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    summary = json.loads(done.stdout.splitlines()[-1])
+    files = [p for p in SAMPLES.rglob("*") if p.suffix in IMPORT_SUFFIXES]
+    assert summary["files"] == len(files) and summary["games_new"] > 0
+    assert summary["games_new"] + summary["games_rejected"] == summary["games_seen"]
