@@ -120,3 +120,12 @@ def test_a_date_within_the_rule_validates_and_is_stored_as_that_date(
     rejected, dates = stored_dates(tmp_path, name, text)
     assert rejected == 0
     assert sorted(dates, key=str) == sorted(set(GOOD.values()), key=str)
+
+
+@pytest.mark.parametrize("kind", ["csv", "jsonl"])
+def test_a_round_log_says_the_year_rule_in_its_own_words(kind: str) -> None:
+    name, text = record(kind, "0000-01-01")
+    (verdict,) = verdicts(name, text)
+    assert [e["message"] for e in verdict["errors"]] == [
+        "date '0000-01-01' has the year 0000: a date's year is from 1000 to 9999 (write ???? "
+        "for an unknown year)"]
