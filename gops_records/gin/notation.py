@@ -38,6 +38,8 @@ from gops_records.notation.values import date_problem
 HAND_TAGS = ("Event", "Site", "Date", "Match", "Game", "Hand", "A", "B", "Dealer", "Runs",
              "DealA", "DealB", "Upcard")
 _CANONICAL_TAG = {t.lower(): t for t in HAND_TAGS}
+
+
 def points_of(match: re.Match) -> tuple[int, int] | None:
     """The points of a terminator or a sheet's ``A-B`` (each capped as .gops numbers are:
     a number of thousands of digits is a big number, not a crash), None for ``*``."""
