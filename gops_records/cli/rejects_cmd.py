@@ -64,7 +64,7 @@ def rejects(
             if not resolve_db(db).exists():
                 fail(f"no database at {resolve_db(db)}: import some games first "
                      "(gops import PATH, or gops demo)")
-            con = connect(db)
+            con = connect(db, writer="recheck")
             try:
                 checked = recheck(con, encoding=encoding)
             finally:

@@ -315,6 +315,10 @@ _WRITES = {
                "(gops upgrade --db COPY). Nothing was changed; read-only commands such as "
                "gops export and the dashboard can still read this one, through an upgraded "
                "copy in memory",
+    "recheck": "gops rejects --recheck marks rejects resolved in the database, so it needs "
+               "the file and its folder writable: make them writable, or recheck a copy "
+               "(gops rejects --recheck --db COPY). Nothing was changed; gops rejects without "
+               "--recheck can still list and show this one",
 }
 
 

@@ -107,3 +107,23 @@ def test_an_upgrade_without_permission_gets_the_upgrade_advice(
         upgrade(path)
     with pytest.raises(DatabaseUnusable, match="Importing writes the database file"):
         connect(path)
+
+
+def test_a_recheck_without_permission_gets_the_recheck_advice(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """gops rejects --recheck writes its verdicts: on a file it may not write it says so in
+    its own words, not the import's."""
+    path = tmp_path / "gops.duckdb"
+    connect(path).close()
+    real = duckdb.connect
+
+    def refuse_writes(database, read_only=False, **kwargs):
+        if not read_only and str(database) == str(path):
+            raise duckdb.IOException(f'IO Error: Cannot open file "{path}": Permission denied')
+        return real(database, read_only=read_only, **kwargs)
+
+    monkeypatch.setattr(db_module.duckdb, "connect", refuse_writes)
+    result = CliRunner().invoke(app, ["rejects", "--recheck", "--db", str(path)], env=ENV)
+    assert result.exit_code == 2, result.output
+    assert "gops rejects --recheck marks rejects resolved" in result.stderr
+    assert "Importing writes" not in result.stderr
