@@ -360,22 +360,35 @@ class _Reader:
                                      seat, Located(first.span, seat_span, draw_span,
                                                    discard_span, out_span, tuple(cards))))
 
+    def layoffs(self, cards: list[tuple[int, Span]], layoffs: list[Card]) -> Span | None:
+        """``off`` and the cards laid off, a lone ``-`` ending them; the span of ``off``
+        (None, nothing read, when the next word is not ``off``)."""
+        tok = self.peek()
+        if tok is None or tok.kind != "word" or tok.text != "off":
+            return None
+        off_span = self.next().span
+        while (card := self.card_in(self.peek())) is not None:
+            card_tok = self.next()
+            layoffs.append(card)
+            cards.append((card, card_tok.span))
+        if (dash := self.peek()) is not None and dash.kind == "word" and dash.text == "-":
+            self.next()  # ends the layoffs when deadwood follows without melds
+        return off_span
+
     def response(self, hand: _Hand, seat: Seat | None, start: Span,
                  seat_span: Span | None) -> None:
+        """The answer to going out: ``off`` and the layoffs, the own melds, the deadwood;
+        with no meld of one's own the deadwood may come first (``B K♣ Q♦ off 7♠ 8♠``)."""
         cards: list[tuple[int, Span]] = []
         layoffs: list[Card] = []
-        off_span = None
-        tok = self.peek()
-        if tok is not None and tok.text == "off":
-            off_span = self.next().span
-            while (card := self.card_in(self.peek())) is not None:
-                card_tok = self.next()
-                layoffs.append(card)
-                cards.append((card, card_tok.span))
-            if (dash := self.peek()) is not None and dash.kind == "word" and dash.text == "-":
-                self.next()  # ends the layoffs when deadwood follows without melds
+        off_span = self.layoffs(cards, layoffs)
         comments: list[str] = []
         melds, unmatched = self.spread(hand, cards, comments)
+        if off_span is None and (late := self.peek()) is not None and late.text == "off":
+            if melds:
+                hand.problem("the cards laid off come before the melds: write the answer "
+                             "as SEAT off CARDS (MELD) ... DEADWOOD", late.span)
+            off_span = self.layoffs(cards, layoffs)
         if seat is None:
             hand.problem("the answer to going out starts with its seat (A or B)", start)
             seat = Seat.A
