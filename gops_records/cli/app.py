@@ -81,7 +81,9 @@ def _name_values(param) -> None:
 app = typer.Typer(
     name="gops",
     cls=Group,
-    help="Record, validate, import and study Gops (Goofspiel) games.",
+    help="Record, validate, import and study Gops (Goofspiel) and Gin Rummy games.\n\n"
+         "Notations: .gops records, CSV / JSONL round logs (Gops); .gin full hands, "
+         ".ginsheet score sheets (Gin Rummy).",
     no_args_is_help=True,
     add_completion=True,  # --install-completion / --show-completion (bash, zsh, fish, pwsh)
     rich_markup_mode=None,
@@ -128,9 +130,11 @@ def main(
         "--version", callback=_print_version, is_eager=True,
         help="Print the version of gops and exit.")] = False,
 ) -> None:
-    """Record, validate, import and study Gops (Goofspiel) games.
+    """Record, validate, import and study Gops (Goofspiel) and Gin Rummy games.
 
-    Each command has --help with an example; docs/cli.md describes them all.
+    Notations: .gops records, CSV / JSONL round logs (Gops); .gin full hands,
+    .ginsheet score sheets (Gin Rummy). Each command has --help with an example;
+    docs/cli.md describes them all.
     """
 
 
