@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 def import_(
     paths: Annotated[list[Path], typer.Argument(
         metavar="PATH...", show_default=False,
-        help="Files or folders: .gops records, .csv / .jsonl round logs.")],
+        help="Files or folders: .gops records, .csv / .jsonl round logs (CSV / JSONL), "
+             ".gin Gin Rummy hands, .ginsheet score sheets.")],
     db: DbOption = None,
     strict: Annotated[bool, typer.Option(
         "--strict", help="Exit 1 if any record was rejected.")] = False,
@@ -36,6 +37,8 @@ def import_(
 ) -> None:
     """Import game records into the database: valid games are stored, bad ones quarantined.
 
+    Reads Gops records (.gops, CSV / JSONL round logs) and Gin Rummy ones (.gin full
+    hands, .ginsheet score sheets), by their extension; folders are searched for them.
     Idempotent: importing the same records again adds nothing and reports them as
     duplicates (a file read before, byte for byte, is counted without reading it again).
     The import is one transaction, so an interrupted import changes nothing.

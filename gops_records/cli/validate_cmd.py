@@ -19,8 +19,8 @@ EncodingOption = Annotated[str, typer.Option(
 def validate(
     paths: Annotated[list[str], typer.Argument(
         metavar="PATH...", show_default=False,
-        help="Files or folders: .gops records, .csv / .jsonl round logs, .gin Gin Rummy "
-             "hands, .ginsheet score sheets (read as gops import reads them).")],
+        help="Files or folders: .gops records, .csv / .jsonl round logs (CSV / JSONL), .gin "
+             "Gin Rummy hands, .ginsheet score sheets (read as gops import reads them).")],
     as_json: Annotated[bool, typer.Option(
         "--json", help="One JSON object per game (a Gin Rummy hand or sheet) per line.")]
     = False,
