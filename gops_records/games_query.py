@@ -22,7 +22,8 @@ from gops_records.errors import GopsError
 from gops_records.store.db import scalar
 
 __all__ = ["GameFilter", "GameNotFound", "StoredGame", "UnknownEvent", "UnknownPlayer",
-           "check_events", "check_players", "find_games", "game_ref", "resolve_game"]
+           "check_events", "check_players", "close_ids", "find_games", "game_ref", "id_matches",
+           "resolve_game"]
 
 #: A game reference as a user may type it: g and 4 to 16 hex digits of the id.
 REF_PATTERN = re.compile(r"g([0-9a-f]{4,16})", re.IGNORECASE)
@@ -183,33 +184,52 @@ def looks_like_game(text: str) -> bool:
     return bool(parse_game_ids(value)) or REF_PATTERN.fullmatch(value) is not None
 
 
-def resolve_game(con: duckdb.DuckDBPyConnection, text: str) -> int:
-    """The id of the stored game ``text`` names: its id (decimal, or 16 hex digits as
-    schema version 1 wrote it) or its reference (``g`` and at least 4 of its hex digits,
-    unique among the stored games). Raises :class:`GameNotFound`."""
+def id_matches(con: duckdb.DuckDBPyConnection, text: str, table: str = "games",
+               column: str = "game_id", limit: int = 3) -> list[int]:
+    """The ids of ``table``'s ``column`` that ``text`` names: its id (decimal, or 16 hex
+    digits as schema version 1 wrote it) or a reference (``g`` and at least 4 of its hex
+    digits), at most ``limit`` of them. The one rule for every stored kind of record."""
     value = text.strip()
     ref = REF_PATTERN.fullmatch(value)
     if ref is not None:
-        digits = ref.group(1).lower()
-        found = [r[0] for r in con.execute(
-            "SELECT game_id FROM games WHERE starts_with(format('{:016x}', game_id), ?) "
-            "LIMIT 3", [digits]).fetchall()]
-        if len(found) > 1:
-            raise GameNotFound(f"{text!r} names several games; give more of its hex digits")
-        if found:
-            return int(found[0])
-        raise GameNotFound(f"no stored game has the reference {text!r} (gops games lists "
-                           "them)")
-    for game_id in parse_game_ids(value):
-        if scalar(con, "SELECT count(*) FROM games WHERE game_id = ?", [game_id]):
-            return game_id
-    hint = ""
+        return [int(r[0]) for r in con.execute(
+            f"SELECT {column} FROM {table} WHERE starts_with(format('{{:016x}}', {column}), ?) "
+            f"LIMIT {int(limit)}", [ref.group(1).lower()]).fetchall()]
+    return [game_id for game_id in parse_game_ids(value)
+            if scalar(con, f"SELECT count(*) FROM {table} WHERE {column} = ?", [game_id])]
+
+
+def close_ids(con: duckdb.DuckDBPyConnection, text: str, table: str = "games",
+              column: str = "game_id") -> list[str]:
+    """References (for a reference) or ids (for a decimal id) of ``table`` close to
+    ``text``, for a "did you mean" when :func:`id_matches` finds nothing."""
+    value = text.strip()
+    ref = REF_PATTERN.fullmatch(value)
+    if ref is not None:
+        ids = [r[0] for r in con.execute(
+            f"SELECT {column} FROM {table} WHERE starts_with(format('{{:016x}}', {column}), ?) "
+            "LIMIT 200", [ref.group(1).lower()[:2]]).fetchall()]
+        cut = {f"g{int(i):016x}"[:len(value)]: game_ref(i) for i in ids}
+        return [cut[c] for c in difflib.get_close_matches(value.lower(), cut, n=3,
+                                                           cutoff=0.7)]
     if value.isdecimal():
         ids = [str(r[0]) for r in con.execute(
-            "SELECT game_id FROM games WHERE starts_with(game_id::VARCHAR, ?) LIMIT 50",
+            f"SELECT {column} FROM {table} WHERE starts_with({column}::VARCHAR, ?) LIMIT 50",
             [value[:6]]).fetchall()]
-        close = difflib.get_close_matches(value, ids, n=1, cutoff=0.8)
-        hint = f"; did you mean {close[0]}?" if close else ""
-    raise GameNotFound(f"no stored game has the id {text!r}{hint} (gops games lists them, "
-                       "with their ids)")
+        return difflib.get_close_matches(value, ids, n=1, cutoff=0.8)
+    return []
 
+
+def resolve_game(con: duckdb.DuckDBPyConnection, text: str) -> int:
+    """The id of the stored game ``text`` names (:func:`id_matches`: its id or its
+    reference, unique among the stored games). Raises :class:`GameNotFound`."""
+    found = id_matches(con, text)
+    if len(found) > 1:
+        raise GameNotFound(f"{text!r} names several games; give more of its hex digits")
+    if found:
+        return found[0]
+    close = close_ids(con, text)
+    hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
+    what = "reference" if REF_PATTERN.fullmatch(text.strip()) else "id"
+    raise GameNotFound(f"no stored game has the {what} {text!r}{hint} (gops games lists "
+                       "them)")

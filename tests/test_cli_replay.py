@@ -48,7 +48,7 @@ def test_first_game_by_default(run, data_dir):
 
 
 def test_three_players_discard(run, data_dir):
-    result = run("replay", data_dir / "club.gops", "--game", "3")
+    result = run("replay", data_dir / "club.gops", "--number", "3")
     assert result.exit_code == 0
     assert "Ann v Ben v Cy | 5 cards, tie rule discard, prizes ascending" in result.stdout
     assert rows(result.stdout) == [
@@ -70,7 +70,7 @@ def test_unfinished_game(run, data_dir):
 
 
 def test_draw_with_a_last_round_tie(run, data_dir):
-    result = run("replay", data_dir / "club.gops", "--game", "5")
+    result = run("replay", data_dir / "club.gops", "--number", "5")
     assert result.exit_code == 0
     assert rows(result.stdout)[-1] == ["13", "5", "5", "5", "5", "5", "tie:", "unclaimed",
                                        "43-43"]
@@ -78,7 +78,7 @@ def test_draw_with_a_last_round_tie(run, data_dir):
 
 
 def test_invalid_game_lists_problems_and_exits_1(run, data_dir):
-    result = run("replay", data_dir / "broken.gops", "--game", "2")
+    result = run("replay", data_dir / "broken.gops", "--number", "2")
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
     assert "    2  illegal round, skipped (see problems below)" in lines
@@ -93,11 +93,11 @@ def test_invalid_game_lists_problems_and_exits_1(run, data_dir):
 
 def test_no_such_game(run, data_dir):
     path = data_dir / "club.gops"
-    result = run("replay", path, "--game", "9")
+    result = run("replay", path, "--number", "9")
     assert result.exit_code == 2
     assert result.stdout == ""
     assert result.stderr == f"gops: error: {path} has 5 games; there is no game 9\n"
-    result = run("replay", data_dir / "bom.gops", "--game", "2")
+    result = run("replay", data_dir / "bom.gops", "--number", "2")
     assert result.stderr.endswith("has 1 game; there is no game 2\n")
 
 
@@ -113,7 +113,7 @@ def test_file_without_games(run, tmp_path):
 
 
 def test_game_zero_is_a_usage_error(run, data_dir):
-    result = run("replay", data_dir / "club.gops", "--game", "0")
+    result = run("replay", data_dir / "club.gops", "--number", "0")
     assert result.exit_code == 2
 
 

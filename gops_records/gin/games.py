@@ -12,8 +12,16 @@ from datetime import date
 
 import duckdb
 
-from gops_records.analytics.dates import date_bounds, known_rows
-from gops_records.games_query import GameFilter, UnknownEvent, UnknownPlayer, game_ref
+from gops_records.analytics.dates import date_bounds, known_date, known_rows
+from gops_records.games_query import (
+    GameFilter,
+    GameNotFound,
+    UnknownEvent,
+    UnknownPlayer,
+    close_ids,
+    game_ref,
+    id_matches,
+)
 from gops_records.store.db import scalar
 
 
@@ -30,6 +38,9 @@ def gin_where(selection: GameFilter, alias: str) -> tuple[str, list]:
     dated, bounds = date_bounds(f"{alias}.date", selection.date_from, selection.date_to)
     conditions += dated
     params += bounds
+    if selection.game_ids:
+        conditions.append(f"list_contains(?::UBIGINT[], {alias}.game_id)")
+        params.append(list(selection.game_ids))
     return " AND ".join(conditions), params
 
 
@@ -52,6 +63,12 @@ def check_gin_names(con: duckdb.DuckDBPyConnection, selection: GameFilter) -> No
                 what = f"no stored Gin Rummy hand {verb} {name!r}" if verb == "has the event" \
                     else f"nobody named {name!r} played a stored Gin Rummy hand"
                 raise error(what + hint)
+
+
+def shown_date(day: date | None, text: str | None) -> str:
+    """A stored date as the CLI prints it: ``2026-12-03`` (a date, never a time), else
+    the ``Date`` tag as written (``2026.12.??``), else empty."""
+    return day.isoformat() if day is not None else (text or "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +95,11 @@ class GinGameRow:
     @property
     def ref(self) -> str:
         return game_ref(self.game_id)
+
+    @property
+    def shown_date(self) -> str:
+        """The date as the CLI prints it: YYYY-MM-DD, else the Date tag as written."""
+        return shown_date(self.date, self.date_text)
 
     def as_json(self) -> dict:
         """The object ``gops games --game gin --json`` prints."""
@@ -118,3 +140,60 @@ def gin_counts(con: duckdb.DuckDBPyConnection) -> tuple[int, int]:
     """How many Gin Rummy hands and games are stored."""
     return (scalar(con, "SELECT count(*) FROM gin_hands"),
             scalar(con, "SELECT count(*) FROM gin_games"))
+
+
+#: The stored Gin Rummy records a reference or an id may name: (what, table, id column).
+GIN_RECORDS = (("game", "gin_games", "game_id"), ("hand", "gin_hands", "hand_id"))
+
+
+def gin_matches(con: duckdb.DuckDBPyConnection, text: str) -> list[tuple[str, int]]:
+    """The stored Gin Rummy games and hands ``text`` names (its id or reference, by the
+    rule of :func:`gops_records.games_query.id_matches`), as ``("game" | "hand", id)``."""
+    return [(what, found) for what, table, column in GIN_RECORDS
+            for found in id_matches(con, text, table, column)]
+
+
+def gin_close(con: duckdb.DuckDBPyConnection, text: str) -> list[str]:
+    """References or ids of stored Gin Rummy games and hands close to ``text``."""
+    return [c for _, table, column in GIN_RECORDS for c in close_ids(con, text, table, column)]
+
+
+@dataclass(frozen=True, slots=True)
+class StoredHand:
+    """A stored Gin Rummy hand, as ``gops replay`` shows it."""
+
+    hand_id: int
+    recorded: str
+    raw_text: str
+    game_id: int | None
+    hand_no: int | None
+    source: str
+    source_record: int
+    date: date | None
+    date_text: str | None
+    event: str | None
+    match: str | None
+    game_no: int | None
+
+    @property
+    def ref(self) -> str:
+        return game_ref(self.hand_id)
+
+
+def stored_hand(con: duckdb.DuckDBPyConnection, hand_id: int) -> StoredHand:
+    """The stored hand ``hand_id`` (a date Python cannot hold reads as None)."""
+    row = con.execute(f"""
+        SELECT hand_id, recorded, raw_text, game_id, hand_no, source, source_record,
+               {known_date('date')}, date_text, event, match, game_no
+        FROM gin_hands WHERE hand_id = ?""", [hand_id]).fetchone()
+    if row is None:
+        raise GameNotFound(f"no stored Gin Rummy hand has the id {hand_id}")
+    return StoredHand(int(row[0]), *row[1:3], None if row[3] is None else int(row[3]),
+                      *row[4:])
+
+
+def game_hands(con: duckdb.DuckDBPyConnection, game_id: int) -> list[tuple[int, int, str]]:
+    """The stored hands of a game: (hand number, hand id, ``full`` or ``sheet``)."""
+    return [(int(n), int(h), r) for n, h, r in con.execute(
+        "SELECT hand_no, hand_id, recorded FROM gin_hands WHERE game_id = ? ORDER BY hand_no",
+        [game_id]).fetchall()]

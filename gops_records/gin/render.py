@@ -32,14 +32,19 @@ def _problems(record: GinRecord) -> list[str]:
                                 for p in record.problems]
 
 
-def render_hand(record: GinRecord, title: str) -> str:
-    """A full hand turn by turn (turns after its first illegal one are not played)."""
+def _where(record: GinRecord, at_line: bool) -> str:
+    return f" (line {record.line})" if at_line else ""
+
+
+def render_hand(record: GinRecord, title: str, at_line: bool = True) -> str:
+    """A full hand turn by turn (turns after its first illegal one are not played);
+    ``at_line``: the title names the record's line in its file."""
     report = record.report
     assert isinstance(report, HandReport)
     rec, hand = report.record, report.hand
     tags = dict(rec.tags)
     names = _names(tags)
-    head = f"{title} (line {record.line}): {names[Seat.A]} v {names[Seat.B]}"
+    head = f"{title}{_where(record, at_line)}: {names[Seat.A]} v {names[Seat.B]}"
     if hand is None:
         return "\n".join([head, "", "The deal cannot be read: nothing is played.",
                           *_problems(record)])
@@ -101,14 +106,14 @@ def _ending(report: HandReport, names: dict[Seat, str]) -> list[str]:
     return lines
 
 
-def render_sheet(record: GinRecord, title: str) -> str:
+def render_sheet(record: GinRecord, title: str, at_line: bool = True) -> str:
     """A score sheet hand by hand, each line scored by the rules, then the game."""
     report = record.report
     assert isinstance(report, SheetReport)
     sheet = report.record
     tags = dict(sheet.tags)
     names = _names(tags)
-    rows = [f"{title} (line {record.line}): {names[Seat.A]} v {names[Seat.B]} | match "
+    rows = [f"{title}{_where(record, at_line)}: {names[Seat.A]} v {names[Seat.B]} | match "
             f"{tags.get('Match', '?')}, game {tags.get('Game', '?')}", ""]
     header = f"{'hand':>4}  {'dealer':<{_width(names)}}  {'up':>2}  {'how':<22} " \
              f"{'scored':<22} {'totals':>9}"
@@ -139,6 +144,8 @@ def render_sheet(record: GinRecord, title: str) -> str:
     return "\n".join(rows + _problems(record))
 
 
-def render(record: GinRecord, title: str) -> str:
-    """``gops replay``'s text of a hand or a sheet."""
-    return render_hand(record, title) if record.kind == "hand" else render_sheet(record, title)
+def render(record: GinRecord, title: str, at_line: bool = True) -> str:
+    """``gops replay``'s text of a hand or a sheet (``at_line``: name its line in its file;
+    a record rebuilt from the database has none)."""
+    draw = render_hand if record.kind == "hand" else render_sheet
+    return draw(record, title, at_line)

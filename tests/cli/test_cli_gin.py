@@ -71,7 +71,7 @@ def test_validate_reports_problems_at_line_and_column_and_exits_1(tmp_path: Path
 
 
 def test_replay_shows_a_hand_turn_by_turn_and_a_sheet_hand_by_hand(club: Path) -> None:
-    result = gops("replay", club / "game.gin", "--game", "2")
+    result = gops("replay", club / "game.gin", "--number", "2")
     assert result.exit_code == 0, result.output
     assert "Alice goes big gin: (2♠ 3♠ 4♠ 5♠) (7♣ 7♦ 7♥) (9♦ 10♦ J♦ Q♦), deadwood 0" in \
         result.stdout
@@ -80,9 +80,9 @@ def test_replay_shows_a_hand_turn_by_turn_and_a_sheet_hand_by_hand(club: Path) -
     sheet = gops("replay", club / "game.ginsheet")
     assert sheet.exit_code == 0
     assert "Game: Alice wins 169: 129 - 60 + 100 + 20 x (1 - 1) = 169, no blitz" in sheet.stdout
-    assert gops("replay", club / "game.gin", "--game", "3").exit_code == 2
+    assert gops("replay", club / "game.gin", "--number", "3").exit_code == 2
     (club / "bad.gin").write_text(BROKEN, "utf-8")
-    broken = gops("replay", club / "bad.gin", "--game", "2")
+    broken = gops("replay", club / "bad.gin", "--number", "2")
     assert broken.exit_code == 1
     assert "3  illegal turn: not played" in broken.stdout and "card-seen" in broken.stdout
 

@@ -1,0 +1,184 @@
+"""Issue 22, Gin first-class in the CLI: `--game` names the game kind (gops / gin) in every
+command, `--number N` a record's place in a file (`--game N` still works, with a note);
+`gops replay REF` replays a stored Gops game, Gin Rummy game or Gin Rummy hand; help names
+every notation; Gin dates print as dates."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import click
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from gops_records.cli import app
+from gops_records.games_query import GameNotFound
+from gops_records.store.db import reading
+
+ROOT = Path(__file__).resolve().parents[2]
+ENV = {"COLUMNS": "250", "GOPS_DB": ""}
+(GAME,) = re.findall(r"```gin-game\n(.*?)```", (ROOT / "docs" / "gin.md").read_text("utf-8"),
+                     re.S)
+SHEET = """\
+[Event "Club"] [Date "2026.12.03"] [Match "Ann-Bob"] [Game "1"] [A "Ann"] [B "Bob"]
+1. B up 6 B gin v 35 0-60 = 0-60
+2. B up 3 A biggin v 79 129-0 = 129-60
+169-0
+"""
+SMALL = """[Event "Club"]
+[A "Ann"]
+[B "Bob"]
+[Cards "3"]
+
+1. 2D 3C AS
+2. 3D AC 2S
+3. AD 2C 3S
+2-4
+"""
+NOTATIONS = (".gops", "CSV", "JSONL", ".gin", ".ginsheet")
+COMMANDS = typer.main.get_command(app).commands
+
+
+def gops(*args: str | Path):
+    return CliRunner().invoke(app, [str(a) for a in args], env=ENV)
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    club = tmp_path / "club"
+    club.mkdir()
+    (club / "game.gin").write_text(GAME, "utf-8")
+    (club / "dated.ginsheet").write_text(SHEET, "utf-8")
+    (club / "small.gops").write_text(SMALL, "utf-8")
+    path = tmp_path / "t.duckdb"
+    assert gops("import", club, "--db", path).exit_code == 0
+    return path
+
+
+def _gin_games(db: Path) -> dict[str, dict]:
+    listed = gops("games", "--game", "gin", "--json", "--db", db)
+    assert listed.exit_code == 0, listed.output
+    return {g["match"]: g for g in map(json.loads, listed.stdout.splitlines())}
+
+
+def test_replay_a_stored_gin_sheet_game_by_the_ref_gops_games_prints(db: Path) -> None:
+    game = _gin_games(db)["Ann-Bob"]
+    result = gops("replay", game["game_ref"], "--db", db)
+    assert result.exit_code == 0, result.output
+    first = result.stdout.splitlines()[0]
+    assert first.startswith(f"Gin Rummy game {game['game_ref']} ({game['game_id']}) in {db}, "
+                            "first imported from ")
+    assert "Club, 2026-12-03" in first and "00:00:00" not in result.stdout
+    assert "Game: Ann wins 169: 129 - 60 + 100 + 20 x (1 - 1) = 169, no blitz" in result.stdout
+    by_id = gops("replay", str(game["game_id"]), "--db", db)
+    assert by_id.exit_code == 0 and by_id.stdout == result.stdout
+
+
+def test_a_gin_game_of_full_hands_lists_its_hands_and_each_hand_replays(db: Path) -> None:
+    game = _gin_games(db)["Alice-Bruno"]
+    result = gops("replay", game["game_ref"], "--db", db)
+    assert result.exit_code == 0, result.output
+    assert "Game: Alice wins 169" in result.stdout
+    with reading(db) as con:
+        hands = con.execute("SELECT hand_no, hand_id FROM gin_hands WHERE game_id = ? "
+                            "ORDER BY hand_no", [game["game_id"]]).fetchall()
+    refs = [f"g{hand_id:016x}"[:9] for _, hand_id in hands]
+    assert f"hand 1 {refs[0]}" in result.stdout and f"hand 2 {refs[1]}" in result.stdout
+    hand = gops("replay", refs[1], "--db", db)
+    assert hand.exit_code == 0, hand.output
+    assert hand.stdout.startswith(f"Gin Rummy hand {refs[1]} ({hands[1][1]}) in {db}")
+    assert "Outcome: big gin: Alice scores 129 (129-0)" in hand.stdout
+
+
+def test_a_gops_ref_still_replays_and_game_kind_narrows_the_search(db: Path) -> None:
+    listed = gops("games", "--json", "--db", db)
+    (small,) = map(json.loads, listed.stdout.splitlines())
+    result = gops("replay", small["game_ref"], "--db", db)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(f"game {small['game_ref']} ({small['game_id']}) in {db}")
+    assert gops("replay", small["game_ref"], "--db", db, "--game", "gops").exit_code == 0
+    wrong = gops("replay", small["game_ref"], "--db", db, "--game", "gin")
+    assert wrong.exit_code == 2
+    assert f"no stored Gin Rummy game or hand has the reference {small['game_ref']!r}" in \
+        wrong.stderr
+    gin_ref = _gin_games(db)["Ann-Bob"]["game_ref"]
+    assert gops("replay", gin_ref, "--db", db, "--game", "gops").exit_code == 2
+
+
+def test_an_unknown_ref_is_an_error_naming_close_refs(db: Path) -> None:
+    game = _gin_games(db)["Ann-Bob"]
+    ref = game["game_ref"]
+    typo = ref[:3] + ("0" if ref[3] != "0" else "1") + ref[4:]
+    result = gops("replay", typo, "--db", db)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert f"no stored game has the reference {typo!r}" in result.stderr
+    assert f"did you mean {ref!r}?" in result.stderr
+
+
+def test_an_ambiguous_ref_names_each_record_it_could_be() -> None:
+    from gops_records.cli.replay_cmd import Found, choose
+
+    found = [Found("gops", "game", 0x1A2B000000000001), Found("gin", "hand", 0x1A2B000000000002)]
+    with pytest.raises(GameNotFound) as caught:
+        choose("g1a2b", found, ())
+    message = str(caught.value)
+    assert "'g1a2b' names several stored records: game g1a2b0000 (Gops), hand g1a2b0000 " \
+        "(Gin Rummy)" in message
+    assert "give more of its hex digits" in message
+    assert choose("g1a2b", found[1:], ()) == found[1]
+
+
+def test_number_picks_a_record_of_a_file_and_game_n_still_works_with_a_note(
+        tmp_path: Path, data_dir: Path) -> None:
+    club = data_dir / "club.gops"
+    new = gops("replay", club, "--number", "3")
+    assert new.exit_code == 0, new.output
+    assert new.stdout.startswith(f"{club} game 3 ") and new.stderr == ""
+    for old in (["--game", "3"], ["-g", "3"]):
+        result = gops("replay", club, *old)
+        assert result.exit_code == 0 and result.stdout == new.stdout
+        assert result.stderr == ("gops: note: --game N for a game's number in a file is "
+                                 "deprecated: use --number N (--game names the game kind: "
+                                 "gops or gin)\n")
+    gin = tmp_path / "game.gin"
+    gin.write_text(GAME, "utf-8")
+    hand = gops("replay", gin, "--number", "2")
+    assert hand.exit_code == 0 and "Alice goes big gin" in hand.stdout
+    assert gops("replay", gin, "--game", "2").stdout == hand.stdout
+    assert gops("replay", club, "--number", "0").exit_code == 2
+    clash = gops("replay", club, "--number", "2", "--game", "3")
+    assert clash.exit_code == 2 and "--number" in clash.stderr
+    unknown = gops("replay", club, "--game", "chess")
+    assert unknown.exit_code == 2 and "'gops' or 'gin'" in unknown.stderr
+
+
+def test_every_game_option_names_the_game_kind() -> None:
+    with_game = {}
+    for name, command in COMMANDS.items():
+        for param in command.params:
+            if "--game" in param.opts:
+                with_game[name] = param
+    assert {"games", "replay", "simulate"} <= set(with_game)
+    for name, param in with_game.items():
+        ctx = click.Context(COMMANDS[name])
+        help_text = param.get_help_record(ctx)
+        assert help_text is not None and "gops|gin" in help_text[0], (name, help_text)
+        assert "--number" not in " ".join(param.opts)
+
+
+@pytest.mark.parametrize("args", [[], ["import"], ["validate"]])
+def test_help_names_every_notation(args: list[str]) -> None:
+    result = gops(*args, "--help")
+    assert result.exit_code == 0
+    text = " ".join(result.stdout.split())
+    for notation in NOTATIONS:
+        assert notation in text, (args, notation)
+
+
+def test_gin_dates_print_as_dates_in_text_and_json(db: Path) -> None:
+    text = gops("games", "--game", "gin", "--db", db).stdout
+    assert re.search(r"^2026-12-03\s+Club\s+Ann-Bob", text, re.M) and "00:00" not in text
+    assert _gin_games(db)["Ann-Bob"]["date"] == "2026-12-03"
