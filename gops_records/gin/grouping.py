@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from gops_records.gin.game import GameScore, GinGame, GinMatch
 from gops_records.gin.keys import game_number, match_key
 from gops_records.gin.replay import HandReport, profile_of
-from gops_records.gin.rules import Seat
+from gops_records.gin.rules import Players, Seat, dealer_message
 from gops_records.notation.model import Problem
 from gops_records.notation.values import number_problem
 
@@ -175,11 +175,10 @@ def _game(number: int, hands: dict[int, HandReport], problems: _Problems) -> Gam
                          f"{number + 1} for it", "Hand")
             continue
         if game.hands and report.record.tag("Dealer") != game.next_dealer.value:
-            last = game.hands[-1]
-            why = (f"{last.winner} won hand {hand_number - 1}" if last.winner is not None
-                   else f"hand {hand_number - 1} was drawn, {last.dealer} deals again")
-            problems.add(report, "dealer", f"{game.next_dealer} deals hand {hand_number}: "
-                         f"{why}", "Dealer")
+            problems.add(report, "dealer", dealer_message(
+                game.next_dealer, game.hands[-1], hand_number - 1, hand_number,
+                Players.of(report.record.tag)),
+                "Dealer")
         if report.result is None:
             group.checked = False
             continue

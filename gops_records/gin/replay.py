@@ -3,7 +3,8 @@
 :func:`read_hands` parses a text and replays each hand: the tags give the deal (a
 ``deal`` or ``tag-value`` problem stops there), then each turn and the answer to going
 out become engine actions; the first illegal one is reported with its stable code at the
-token it concerns, and the replay of that hand stops (the state after an illegal turn is
+token it concerns (a player named as the Gops replay names one, ``Joost (A)``, from the
+``A`` and ``B`` tags), and the replay of that hand stops (the state after an illegal turn is
 not defined). A hand the reader found a problem in is not played past its deal. A
 finished hand's points are compared with the terminator
 (``result-mismatch``); points written for an unfinished hand are ``incomplete``.
@@ -37,6 +38,7 @@ from gops_records.gin.rules import (
     Knock,
     Pass,
     Phase,
+    Players,
     Respond,
     Seat,
 )
@@ -118,7 +120,7 @@ def _setup(record: HandRecord) -> tuple[GinHand | None, list[Problem]]:
         return None, problems
     assert dealer is not None
     hand = GinHand(Seat(dealer), deal["DealA"], deal["DealB"], deal["Upcard"][0],
-                   profile_of(record))
+                   profile_of(record), Players.of(record.tag))
     return hand, problems
 
 

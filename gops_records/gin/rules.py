@@ -26,6 +26,7 @@ The hand, as issue 14 reads the rules text:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations
@@ -49,6 +50,7 @@ from gops_records.gin.errors import (
     WallError,
 )
 from gops_records.gin.melds import Meld, RunOrder, as_meld, breaking_card, lay_off
+from gops_records.notation.tokens import seat_label
 
 
 class Seat(StrEnum):
@@ -62,6 +64,28 @@ class Seat(StrEnum):
     @property
     def index(self) -> int:
         return 0 if self is Seat.A else 1
+
+
+@dataclass(frozen=True, slots=True)
+class Players:
+    """The players' names by seat (the ``A`` and ``B`` tags), so that a message names a
+    seat as the Gops replay does: ``players(Seat.A)`` is ``Joost (A)``, or ``A`` alone
+    when the record names nobody there."""
+
+    a: str | None = None
+    b: str | None = None
+
+    @classmethod
+    def of(cls, tag: Callable[[str], str | None]) -> Players:
+        """The names a record's tags give (``tag`` looks a tag up: ``record.tag``)."""
+        return cls(tag("A"), tag("B"))
+
+    def __call__(self, seat: Seat) -> str:
+        return seat_label(seat.value, self.a if seat is Seat.A else self.b)
+
+
+#: No names: messages name the seats by their letters.
+UNNAMED = Players()
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +230,16 @@ def score_hand(kind: Outcome, went_out: Seat, out_deadwood: int, defender: int,
     return kind, went_out, bonus + defender
 
 
+def dealer_message(dealer: Seat, last: HandResult, previous: int, number: int,
+                   who: Players = UNNAMED) -> str:
+    """The ``dealer`` problem of hand ``number``: ``dealer`` deals it, as the winner of
+    ``last`` (hand ``previous``) or, after a drawn hand, its dealer again. Full hands
+    (:mod:`~gops_records.gin.grouping`) and score sheets say it alike."""
+    why = (f"{who(last.winner)} won hand {previous}" if last.winner is not None
+           else f"hand {previous} was drawn, {who(last.dealer)} deals again")
+    return f"{who(dealer)} deals hand {number}: {why}"
+
+
 def knock_limit(upcard: Card) -> int | None:
     """The most deadwood a knock may keep: the upcard's points; None on an ace (no knock)."""
     return None if upcard.rank == 1 else upcard.points
@@ -215,7 +249,8 @@ class GinHand:
     """One hand's state; :meth:`apply` plays an action by the seat to play."""
 
     def __init__(self, dealer: Seat, deal_a: tuple[int, ...], deal_b: tuple[int, ...],
-                 upcard: int, profile: GinProfile = DEFAULT_PROFILE):
+                 upcard: int, profile: GinProfile = DEFAULT_PROFILE,
+                 players: Players = UNNAMED):
         cards = [*deal_a, *deal_b, upcard]
         if len(deal_a) != 10 or len(deal_b) != 10:
             raise DealError(f"each player is dealt 10 cards, not {len(deal_a)} and "
@@ -224,6 +259,8 @@ class GinHand:
             twice = sorted({c for c in cards if cards.count(c) > 1})
             raise DealError(f"a card is dealt twice: {cards_text(twice)}")
         self.profile = profile
+        #: how messages name a seat (``Joost (A)``)
+        self.who = players
         self.dealer = dealer
         self.upcard = CARDS[upcard]
         self.limit = knock_limit(self.upcard)
@@ -315,7 +352,7 @@ class GinHand:
                                if self.result and self.result.outcome is Outcome.DRAW
                                else "a player went out"))
         if seat is not self.to_play:
-            raise TurnOrder(f"{self.to_play} is to play, not {seat}")
+            raise TurnOrder(f"{self.who(self.to_play)} is to play, not {self.who(seat)}")
         match action:
             case Pass():
                 self._pass()
@@ -345,14 +382,14 @@ class GinHand:
 
     def _need_draw(self) -> None:
         if self.phase is Phase.DISCARD:
-            raise OutKind(f"{self.to_play} has drawn and must discard or go out")
+            raise OutKind(f"{self.who(self.to_play)} has drawn and must discard or go out")
         if self.phase is Phase.RESPOND:
-            raise OutKind(f"{self.to_play} must answer the opponent's going out")
+            raise OutKind(f"{self.who(self.to_play)} must answer the opponent's going out")
 
     def _draw_stock(self, card: Card) -> None:
         self._need_draw()
         if self.phase is Phase.OFFER:
-            raise FirstTurn(f"on the first turn {self.to_play} takes the upcard "
+            raise FirstTurn(f"on the first turn {self.who(self.to_play)} takes the upcard "
                             f"{self.upcard} or passes; the stock comes after two passes")
         if not self.unseen >> card & 1:
             raise CardSeen(f"{CARDS[card]} cannot come from the stock: it was already dealt, "
@@ -381,9 +418,11 @@ class GinHand:
 
     def _take_discard(self, card: Card) -> None:
         if self.phase is not Phase.DISCARD:
-            raise OutKind(f"{self.to_play} must draw before discarding or going out")
+            raise OutKind(f"{self.who(self.to_play)} must draw before discarding or going "
+                          "out")
         if not self.hands[self.to_play] >> card & 1:
-            raise CardNotInHand(f"{self.to_play} does not hold {CARDS[card]}", card=card)
+            raise CardNotInHand(f"{self.who(self.to_play)} does not hold {CARDS[card]}",
+                                card=card)
         if card == self.just_taken:
             raise DiscardJustTaken(f"{CARDS[card]} was just taken from the pile and may not "
                                    "be discarded at once", card=card)
@@ -406,7 +445,8 @@ class GinHand:
         written = [c for meld in melds for c in meld] + list(unmatched)
         for card in written:
             if not mask >> card & 1:
-                raise CardNotInHand(f"{who} does not hold {CARDS[card]} (in the spread)",
+                raise CardNotInHand(f"{self.who(who)} does not hold {CARDS[card]} (in the "
+                                    "spread)",
                                     card=card)
         checked = []
         for meld in melds:
@@ -419,7 +459,8 @@ class GinHand:
         if len(set(written)) != len(written) or mask_of(written) != mask:
             twice = sorted({c for c in written if written.count(c) > 1})
             missing = cards_of(mask & ~mask_of(written))
-            raise SpreadError(f"the spread must show each card of {who}'s hand once"
+            raise SpreadError(f"the spread must show each card of {self.who(who)}'s hand "
+                              "once"
                               + (f"; twice: {cards_text(twice)}" if twice else "")
                               + (f"; missing: {cards_text(missing)}" if missing else ""))
         return tuple(checked)
@@ -427,7 +468,7 @@ class GinHand:
     def _go_out(self, action: Knock | Gin | BigGin) -> None:
         seat = self.to_play
         if self.phase is not Phase.DISCARD:
-            raise OutKind(f"{seat} goes out only right after a draw")
+            raise OutKind(f"{self.who(seat)} goes out only right after a draw")
         before = self.hands[seat]
         if isinstance(action, BigGin):
             unmatched: tuple[Card, ...] = ()
@@ -468,11 +509,12 @@ class GinHand:
     def _respond(self, action: Respond) -> None:
         seat = self.to_play
         if self.phase is not Phase.RESPOND:
-            raise OutKind(f"nobody went out: {seat} has nothing to answer")
+            raise OutKind(f"nobody went out: {self.who(seat)} has nothing to answer")
         mask = self.hands[seat]
         for card in action.layoffs:
             if not mask >> card & 1:
-                raise CardNotInHand(f"{seat} does not hold {CARDS[card]} (laid off)", card=card)
+                raise CardNotInHand(f"{self.who(seat)} does not hold {CARDS[card]} (laid "
+                                    "off)", card=card)
         if action.layoffs and self.out_kind is not Outcome.KNOCK:
             raise LayoffError("nothing is laid off on gin or big gin")
         laid = mask_of(action.layoffs)
@@ -521,7 +563,8 @@ def min_deadwood_after_discard(mask: int, order: RunOrder) -> int:
 
 __all__ = [
     "Action", "BigGin", "Discard", "DrawPile", "DrawStock", "Gin", "GinHand", "GinProfile",
-    "HandResult", "Knock", "Outcome", "Pass", "Phase", "Respond", "Seat", "knock_limit",
+    "HandResult", "Knock", "Outcome", "Pass", "Phase", "Players", "Respond", "Seat",
+    "UNNAMED", "dealer_message", "knock_limit",
     "score_hand",
     "min_deadwood", "min_deadwood_after_discard",
 ]

@@ -39,10 +39,13 @@ from gops_records.gin.melds import RunOrder
 from gops_records.gin.replay import HandReport
 from gops_records.gin.rules import (
     DEFAULT_PROFILE,
+    UNNAMED,
     GinProfile,
     HandResult,
     Outcome,
+    Players,
     Seat,
+    dealer_message,
     knock_limit,
     score_hand,
 )
@@ -160,22 +163,24 @@ def line_result(line: SheetLine, profile: GinProfile = DEFAULT_PROFILE) -> HandR
                       line.opponent)
 
 
-def explain(score: GameScore, profile: GinProfile = DEFAULT_PROFILE) -> str:
+def explain(score: GameScore, profile: GinProfile = DEFAULT_PROFILE,
+            who: Players = UNNAMED) -> str:
     """How a game score is made, in the sheet's terms (e.g. ``112 - 0 + 100 + 20 x (4 - 0)
-    = 292, + 100 blitz = 392``)."""
+    = 292, + 100 blitz = 392``); ``who`` names the players (``Bob (B) wins 25``)."""
     lead = score.winner.other if score.reversed else score.winner
     w, other = lead.index, lead.other.index
     formula = (f"{score.totals[w]} - {score.totals[other]} + {profile.game_bonus} + "
                f"{profile.hand_bonus} x ({score.hands_won[w]} - {score.hands_won[other]})")
     if score.reversed:
-        return (f"{formula} = -{score.points}, so {score.winner} wins {score.points}")
+        return (f"{formula} = -{score.points}, so {who(score.winner)} wins {score.points}")
     if score.blitz:
         return (f"{formula} = {score.points - profile.blitz_bonus}, + {profile.blitz_bonus} "
                 f"blitz = {score.points}")
-    return f"{formula} = {score.points}, no blitz ({lead.other} won a hand)"
+    return f"{formula} = {score.points}, no blitz ({who(lead.other)} won a hand)"
 
 
-def _facts_problem(line: SheetLine, facts: HandFacts) -> tuple[str, Span | None] | None:
+def _facts_problem(line: SheetLine, facts: HandFacts, who: Players
+                   ) -> tuple[str, Span | None] | None:
     """The first thing ``line`` says differently from the full record, and where."""
     spans = line.where
 
@@ -183,10 +188,11 @@ def _facts_problem(line: SheetLine, facts: HandFacts) -> tuple[str, Span | None]
         return getattr(spans, name) if spans is not None else None
 
     def said(out: SheetOut, seat: Seat | None) -> str:
-        return "a draw" if out is SheetOut.DRAW else f"{seat} {out.value}"
+        return "a draw" if out is SheetOut.DRAW or seat is None else \
+            f"{who(seat)} {out.value}"
 
     if line.dealer is not facts.dealer:
-        return f"{facts.dealer} deals, not {line.dealer}", at("dealer")
+        return f"{who(facts.dealer)} deals, not {who(line.dealer)}", at("dealer")
     if line.upcard != facts.upcard:
         return (f"the upcard is a {rank_text(facts.upcard)}, not a {rank_text(line.upcard)}",
                 at("upcard"))
@@ -209,6 +215,7 @@ def check_sheet(parsed: ParsedSheet, full: FullHands | None = None) -> SheetRepo
     found = _Found(record)
     found.problems += parsed.problems
     tags = dict(record.tags)
+    who = Players.of(tags.get)
     for tag in ("Match", "Game"):
         if tags.get(tag) is None:
             found.add("tag-value", f"the [{tag}] tag is missing: a sheet is one game of a "
@@ -246,16 +253,14 @@ def check_sheet(parsed: ParsedSheet, full: FullHands | None = None) -> SheetRepo
                       "new sheet (the next game)", start, number)
             break
         if game.hands and line.dealer is not game.next_dealer:
-            last = game.hands[-1]
-            why = (f"{last.winner} won hand {index - 1}" if last.winner is not None
-                   else f"hand {index - 1} was drawn, {last.dealer} deals again")
-            found.add("dealer", f"{game.next_dealer} deals hand {number}: {why}",
+            found.add("dealer", dealer_message(game.next_dealer, game.hands[-1], index - 1,
+                                               number, who),
                       spans.dealer if spans else None, number)
         _check_out(line, found, number)
         result = line_result(line, profile)  # an illegal knock is still scored, so the
         if result.scores != line.points:    # checks after it do not all fail with it
             how = f"{result.outcome.value.replace('_', ' ')}"
-            found.add("hand-points", f"{_line_text(line)} scores {result.scores[0]}-"
+            found.add("hand-points", f"{_line_text(line, who)} scores {result.scores[0]}-"
                       f"{result.scores[1]} ({how}), not {line.points[0]}-"
                       f"{line.points[1]}", spans.points if spans else None, number)
         written = (written[0] + line.points[0], written[1] + line.points[1])
@@ -263,7 +268,7 @@ def check_sheet(parsed: ParsedSheet, full: FullHands | None = None) -> SheetRepo
             found.add("running-total", f"the totals after hand {number} are {written[0]}-"
                       f"{written[1]} (the points written so far), not {line.totals[0]}-"
                       f"{line.totals[1]}", spans.totals if spans else None, number)
-        if number in known and (differs := _facts_problem(line, known[number])):
+        if number in known and (differs := _facts_problem(line, known[number], who)):
             message, span = differs
             found.add("sheet-mismatch", f"the full record of hand {number} "
                       f"({known[number].where}) says {message}", span or start, number)
@@ -277,17 +282,19 @@ def check_sheet(parsed: ParsedSheet, full: FullHands | None = None) -> SheetRepo
                       "for its score", record.result_span)
         elif score.scores != record.result:
             found.add("game-score", f"the game scores {score.scores[0]}-{score.scores[1]}, "
-                      f"not {record.result[0]}-{record.result[1]}: {explain(score, profile)}",
+                      f"not {record.result[0]}-{record.result[1]}: "
+                      f"{explain(score, profile, who)}",
                       record.result_span)
     return SheetReport(record, tuple(found.problems), tuple(results), game, score, profile)
 
 
-def _line_text(line: SheetLine) -> str:
-    if line.out is SheetOut.DRAW:
+def _line_text(line: SheetLine, who: Players) -> str:
+    """What a line says of the hand, its seat named as messages name it."""
+    if line.out is SheetOut.DRAW or line.seat is None:
         return "a draw"
     if line.out is SheetOut.KNOCK:
-        return f"{line.seat} knock {line.deadwood} v {line.opponent}"
-    return f"{line.seat} {line.out.value} v {line.opponent}"
+        return f"{who(line.seat)} knock {line.deadwood} v {line.opponent}"
+    return f"{who(line.seat)} {line.out.value} v {line.opponent}"
 
 
 def _check_out(line: SheetLine, found: _Found, number: int) -> None:

@@ -126,6 +126,13 @@ def shorten(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def seat_label(letter: str, name: str | None) -> str:
+    """A seat as problem messages name it, in every notation: ``Carla (A)``, or the letter
+    alone when the record names nobody there (or names the seat by its letter)."""
+    name = (name or "").strip()
+    return f"{shorten(name, 30)} ({letter})" if name and name != letter else letter
+
+
 @dataclass(frozen=True, slots=True)
 class Word:
     """What one distinct word means. ``values`` holds a round number, a card's rank and

@@ -29,7 +29,15 @@ from functools import cached_property
 import numpy as np
 
 from gops_records.cards import Seat, Suit, rank_name
-from gops_records.notation.tokens import MAX_BID_CARDS, Group, Kind, Shape, Tokens, shorten
+from gops_records.notation.tokens import (
+    MAX_BID_CARDS,
+    Group,
+    Kind,
+    Shape,
+    Tokens,
+    seat_label,
+    shorten,
+)
 from gops_records.notation.writer import format_result
 from gops_records.replay.open_prizes import follow_rows
 from gops_records.replay.problems import Problems
@@ -133,12 +141,8 @@ class _Context:
 
     def who(self, game: int, seat: int) -> str:
         """A seat as messages name it: ``Carla (A)``, or ``A`` when it has no name."""
-        letter = Seat.at(seat).value
         token = int(self.structure.seat_tags[game, seat])
-        if token < 0:
-            return letter
-        name = self._name(token).strip()
-        return f"{shorten(name, 30)} ({letter})" if name and name != letter else letter
+        return seat_label(Seat.at(seat).value, self._name(token) if token >= 0 else None)
 
     @cached_property
     def _names(self) -> dict[int, str]:

@@ -63,7 +63,7 @@ def test_the_winner_deals_the_next_hand():
     wrong = HAND_2.replace('[Dealer "B"]', '[Dealer "A"]')
     g = grouped(HAND_1 + "\n" + wrong)
     assert located(g) == [("dealer", 20, 1)]  # hand 2's [Dealer] tag
-    assert "B deals hand 2: B won hand 1" in g.problems[0].problem.message
+    assert "Bruno (B) deals hand 2: Bruno (B) won hand 1" in g.problems[0].problem.message
     assert g.matches[0].games[0].score is None
 
 
@@ -83,7 +83,7 @@ def test_a_drawn_hand_is_dealt_again_by_the_same_dealer():
     assert [h.result.outcome for h in game.hands] == ["draw", "gin"] and game.score is None
     g = grouped(drawn, with_tags(HAND_1, 2, dealer="A"))
     assert located(g)[0] == ("dealer", 2, 1)  # lines count in hand 2's own text
-    assert "hand 1 was drawn, B deals again" in g.problems[0].problem.message
+    assert "hand 1 was drawn, Bruno (B) deals again" in g.problems[0].problem.message
 
 
 def test_missing_numbers_and_tags():

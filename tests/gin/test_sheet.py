@@ -143,7 +143,7 @@ def test_a_negative_formula_makes_the_other_player_the_winner():
     assert report.score.points == 25 and not report.score.blitz
     (wrong,) = check(text.replace("\n0-25\n", "\n25-0\n")).problems
     assert wrong.code == "game-score"
-    assert "105 - 90 + 100 + 20 x (2 - 9) = -25, so B wins 25" in wrong.message
+    assert "105 - 90 + 100 + 20 x (2 - 9) = -25, so Bob (B) wins 25" in wrong.message
 
 
 def test_sheets_of_a_match_a_game_twice_and_a_game_after_2_0():
