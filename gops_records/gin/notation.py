@@ -32,7 +32,7 @@ from gops_records.gin.errors import GinSyntaxError
 from gops_records.gin.rules import Seat
 from gops_records.notation.model import Problem, Span
 from gops_records.notation.tokens import capped
-from gops_records.notation.values import date_problem
+from gops_records.notation.values import tag_problem
 
 #: Known tags in the order the canonical writer uses; other tags follow in file order.
 HAND_TAGS = ("Event", "Site", "Date", "Match", "Game", "Hand", "A", "B", "Dealer", "Runs",
@@ -417,8 +417,8 @@ class _Reader:
                     continue
                 hand.tags.append((name, tok.value))
                 hand.tag_spans[name] = tok.span
-                if name == "Date" and (problem := date_problem(tok.value)) is not None:
-                    hand.problem(problem, tok.span, "tag-value")  # the one date rule
+                if (problem := tag_problem(name, tok.value)) is not None:
+                    hand.problem(problem, tok.span, "tag-value")  # every notation's rule
             elif tok.kind == "comment":
                 hand.add_comment(self.next().value)
             elif tok.kind == "word" and _RESULT.fullmatch(tok.text):

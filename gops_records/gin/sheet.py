@@ -34,7 +34,7 @@ from gops_records.gin.notation import points_of
 from gops_records.gin.rules import Seat
 from gops_records.notation.model import Problem, Span
 from gops_records.notation.tokens import capped, shorten
-from gops_records.notation.values import MAX_NUMBER, date_problem
+from gops_records.notation.values import MAX_NUMBER, tag_problem
 
 #: Tags of a sheet in the order the canonical writer uses; other tags follow in file order.
 SHEET_TAGS = ("Event", "Site", "Date", "Match", "Game", "A", "B", "Runs")
@@ -289,8 +289,8 @@ class _Reader:
                     continue
                 sheet.tags.append((name, tok.value))
                 sheet.tag_spans[name] = tok.span
-                if name == "Date" and (problem := date_problem(tok.value)) is not None:
-                    sheet.problem(problem, tok.span, "tag-value")  # the one date rule
+                if (problem := tag_problem(name, tok.value)) is not None:
+                    sheet.problem(problem, tok.span, "tag-value")  # every notation's rule
             elif tok.kind == "comment":
                 sheet.add_comment(self.next().value)
             elif tok.kind == "word" and RESULT_PATTERN.fullmatch(tok.text):

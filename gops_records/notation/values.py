@@ -12,6 +12,7 @@ logs' ``date`` column), the ``.gin`` and ``.ginsheet`` readers.
   (1 BC is followed by AD 1), and every year kept is one Python and DuckDB both represent.
 - A number (a Gin ``Game`` or ``Hand`` tag) is ASCII digits from 1 to :data:`MAX_NUMBER`,
   well inside the 16-bit column it is stored in.
+- A tag's value holds at most :data:`MAX_TAG_CHARS` characters, in every notation.
 """
 
 from __future__ import annotations
@@ -25,6 +26,11 @@ from gops_records.notation.tokens import shorten
 FIRST_YEAR, LAST_YEAR = 1000, 9999
 #: The largest game or hand number a Gin record may carry (stored as a SMALLINT).
 MAX_NUMBER = 9999
+#: The most characters a tag's value may hold. PGN allows 255 in a string; a club's Event
+#: or Site rarely needs more than that. A value is kept beside its game and copied into
+#: per-player tables (an Event into each of the game's players' bid groups), so a value of
+#: megabytes would cost memory and storage out of all proportion to the record.
+MAX_TAG_CHARS = 1000
 _DATE = re.compile(r"([0-9]{4}|\?{4})\.([0-9]{2}|\?\?)\.([0-9]{2}|\?\?)")
 
 
@@ -48,6 +54,22 @@ def date_problem(text: str) -> str | None:
                      if month else "any month")
             return f"Date {text!r} is not a date: {where} has {longest} days"
     return None
+
+
+def length_problem(name: str, value: str) -> str | None:
+    """Why a tag's value is too long to keep (None when it is not)."""
+    if len(value) <= MAX_TAG_CHARS:
+        return None
+    return (f"the value of {name} is {len(value):,} characters long: a tag's value holds at "
+            f"most {MAX_TAG_CHARS:,}")
+
+
+def tag_problem(name: str, value: str) -> str | None:
+    """Why a tag's value is not one a record may carry, by the rules every notation shares
+    (its length; a Date's date rule): None when it is one."""
+    if (problem := length_problem(name, value)) is not None:
+        return problem
+    return date_problem(value) if name == "Date" else None
 
 
 def number_of(text: str | None, low: int = 1, high: int = MAX_NUMBER) -> int | None:

@@ -15,7 +15,7 @@ import polars as pl
 
 from gops_records.notation.model import KNOWN_TAGS
 from gops_records.notation.tokens import capped
-from gops_records.notation.values import date_problem
+from gops_records.notation.values import MAX_TAG_CHARS, date_problem, length_problem
 from gops_records.rules import MAX_BID_CARDS, MAX_PLAYERS, PRIZE_ORDERS, TIE_RULES
 
 _CANONICAL = {name.lower(): name for name in KNOWN_TAGS}
@@ -170,6 +170,9 @@ def read_tags(tag_token: np.ndarray, tag_game: np.ndarray, names: TagNames,
     for i in np.flatnonzero(~first):
         problems.append((int(tag_token[i]), f"tag {names.names[names.codes[i]]} is given twice",
                          False))
+    for i in np.flatnonzero((values.str.len_chars() > MAX_TAG_CHARS).to_numpy()):
+        name = names.names[names.codes[i]]
+        problems.append((int(tag_token[i]), length_problem(name, values[int(i)]), False))
     wanted = np.isin(names.codes, [names.code(name) for name in _READ])
     last = frame.filter(pl.Series(final & wanted))
     pairs = last.select("name", "value").unique()
