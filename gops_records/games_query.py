@@ -23,7 +23,7 @@ from gops_records.store.db import scalar
 
 __all__ = ["GameFilter", "GameNotFound", "StoredGame", "UnknownEvent", "UnknownPlayer",
            "check_events", "check_players", "close_ids", "find_games", "game_ref", "id_matches",
-           "resolve_game"]
+           "resolve_game", "shown_date"]
 
 #: A game reference as a user may type it: g and 4 to 16 hex digits of the id.
 REF_PATTERN = re.compile(r"g([0-9a-f]{4,16})", re.IGNORECASE)
@@ -109,6 +109,12 @@ def check_events(con: duckdb.DuckDBPyConnection, names: tuple[str, ...]) -> None
             raise UnknownEvent(f"no stored game has the event {name!r}{hint}")
 
 
+def shown_date(day: date | None, text: str | None) -> str:
+    """A stored date as the CLI prints it: ``2026-12-03`` (a date, never a time), else
+    the ``Date`` tag as written (``2026.12.??``), else empty."""
+    return day.isoformat() if day is not None else (text or "")
+
+
 @dataclass(frozen=True, slots=True)
 class StoredGame:
     """One stored game as ``gops games`` lists it; players and scores in seat order."""
@@ -131,6 +137,11 @@ class StoredGame:
     @property
     def ref(self) -> str:
         return game_ref(self.game_id)
+
+    @property
+    def shown_date(self) -> str:
+        """The date as the CLI prints it (:func:`shown_date`)."""
+        return shown_date(self.date, self.date_text)
 
     def as_json(self) -> dict:
         """The object ``gops games --json`` prints (``game_id`` as a number, ``date`` as

@@ -57,7 +57,8 @@ def games(
     order), winner (a name, or null for a draw or an unfinished game) and more. With
     --game gin the Gin Rummy games are listed instead: date, event, match and game,
     players, hands won, hand totals, winner and game score (--json: game_id, game_ref,
-    match, game, players, hands_won, totals, winner, game_score, blitz, ...). Exit
+    match, game, players, hands_won, totals, winner, game_score, blitz, ...); gops
+    replay REF replays one as its score sheet. Dates print as YYYY-MM-DD. Exit
     status 0, 2 for usage errors (an unknown player: with the names close to it) or a
     missing database.
 
@@ -109,9 +110,9 @@ def table(found: list[StoredGame]) -> str:
     """The games as aligned columns."""
     rows = [("date", "event", "round", "players", "result", "winner", "game", "id")]
     for g in found:
-        rows.append((g.date.isoformat() if g.date else (g.date_text or ""), g.event or "",
-                     g.round or "", " v ".join(g.players), g.result or "*",
-                     g.winner or ("draw" if g.finished else ""), g.ref, str(g.game_id)))
+        rows.append((g.shown_date, g.event or "", g.round or "", " v ".join(g.players),
+                     g.result or "*", g.winner or ("draw" if g.finished else ""), g.ref,
+                     str(g.game_id)))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True))
                      .rstrip() for row in rows)
@@ -145,9 +146,8 @@ def gin_table(found: list[GinGameRow]) -> str:
         players = " v ".join(p or "?" for p in g.players)
         winner = (g.winner or "?") + (" (blitz)" if g.blitz else "") if g.finished else \
             "unfinished"
-        rows.append((g.date.isoformat() if g.date else (g.date_text or ""), g.event or "",
-                     g.match, str(g.game_no), players, f"{g.hands_won[0]}-{g.hands_won[1]}",
-                     f"{g.totals[0]}-{g.totals[1]}", winner,
+        rows.append((g.shown_date, g.event or "", g.match, str(g.game_no), players,
+                     f"{g.hands_won[0]}-{g.hands_won[1]}", f"{g.totals[0]}-{g.totals[1]}", winner,
                      str(g.game_score) if g.game_score is not None else "", g.recorded,
                      g.ref))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]

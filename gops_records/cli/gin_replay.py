@@ -82,7 +82,7 @@ def replay_gin_stored(db: Path | None, found: Found) -> NoReturn:
             fail(f"Gin Rummy hand {hand.ref} is a score-sheet line of no stored game "
                  "(its sheet has no Match tag): there is no turn to replay")
         _replay_game(db, hand.game_id, hand)
-    from gops_records.gin.games import shown_date
+    from gops_records.games_query import shown_date
     from gops_records.gin.render import render
 
     record = _stored_record(hand.raw_text, "stored.gin")

@@ -21,6 +21,7 @@ from gops_records.games_query import (
     close_ids,
     game_ref,
     id_matches,
+    shown_date,
 )
 from gops_records.store.db import scalar
 
@@ -63,12 +64,6 @@ def check_gin_names(con: duckdb.DuckDBPyConnection, selection: GameFilter) -> No
                 what = f"no stored Gin Rummy hand {verb} {name!r}" if verb == "has the event" \
                     else f"nobody named {name!r} played a stored Gin Rummy hand"
                 raise error(what + hint)
-
-
-def shown_date(day: date | None, text: str | None) -> str:
-    """A stored date as the CLI prints it: ``2026-12-03`` (a date, never a time), else
-    the ``Date`` tag as written (``2026.12.??``), else empty."""
-    return day.isoformat() if day is not None else (text or "")
 
 
 @dataclass(frozen=True, slots=True)
