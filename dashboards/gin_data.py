@@ -25,6 +25,7 @@ date_range = _read(gin.date_range, "date_range")
 players = _read(gin.list_players, "players")
 
 # -- standings -------------------------------------------------------------------------------
+evenings = _read(gin.evenings, "evenings")
 overview = _read(gin.overview, "overview")
 standings = _read(gin.standings, "standings")
 match_results = _read(gin.match_results, "match_results")

@@ -2,7 +2,10 @@
 
 Matches are won by the first to two games; games by reaching 100, scored by the club's
 formula (docs/gin.md). Every figure counts the finished games in view, from full hands
-and score sheets alike.
+and score sheets alike. The page opens on the latest evening in view, as the Gops Session
+page does (:mod:`gops_records.dashboards.evening_pick`): the *Evening* picker goes back to
+an earlier one or widens to all evenings (``?gin_evening=all``; another evening is
+``?gin_evening=2026-03-05 · Gin night``).
 """
 
 from __future__ import annotations
@@ -10,8 +13,15 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 from gops_records.dashboards import charts_gin, gin_data, gin_ui, ui
+from gops_records.dashboards.evening_pick import EveningPicker
+
+from gops_records.analytics import evening_filters
 
 MATCHES_SHOWN = 200
+EVENINGS_LISTED = 200  # the picker offers this many newest evenings
+#: The picker of the evening shown, in the URL as ``gin_evening``.
+PICKER = EveningPicker(param="gin_evening", key="gin_evening", count="hands",
+                       listed=EVENINGS_LISTED)
 
 
 def _pct(x: float | None) -> str:
@@ -93,12 +103,24 @@ def show_games(gv: gin_ui.GinView) -> None:
                  "totals": "hand points (A-B)", "game_score": "game score"})
 
 
+def pick_evening(gv: gin_ui.GinView) -> gin_ui.GinView:
+    """The view narrowed to the evening picked (the latest by default), or all evenings."""
+    row, evening = PICKER.pick(gin_data.evenings(gv.view, gv.filters, EVENINGS_LISTED))
+    if row is None:
+        return gv
+    st.button("All evenings", key="gin_all_evenings", on_click=PICKER.widen,
+              icon=":material/unfold_more:", type="tertiary",
+              help="Widen the page to every evening the filters keep")
+    return gin_ui.GinView(gv.view, evening_filters(gv.filters, row["date"], row["event"]))
+
+
 def main() -> None:
     gv = gin_ui.current()
     st.title("Gin standings")
     st.caption("Gin Rummy (Oklahoma): games to 100, matches of the first to two games.")
     if gin_ui.no_hands(gv, "standings"):
         return
+    gv = pick_evening(gv)
     show_overview(gv)
     show_standings(gv)
     show_matches(gv)

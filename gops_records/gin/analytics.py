@@ -142,6 +142,19 @@ def date_range(con: Con) -> tuple[dt.date | None, dt.date | None]:
     return first, last
 
 
+def evenings(con: Con, f: GinFilters = ALL, limit: int | None = None) -> pl.DataFrame:
+    """The evenings of the hands the filters keep, newest first: one row per date and event,
+    as :func:`gops_records.analytics.evenings` reads the Gops games (undated hands belong
+    to no evening; :func:`gops_records.analytics.evening_filters` narrows filters to one).
+    Order: date, then the evening imported last, then event. Columns: date, event, hands,
+    games (those with a game: a hand without a Match tag has none)."""
+    keep = f"LIMIT {max(int(limit), 0)}" if limit is not None else ""
+    return _query(con, f, f"""
+        SELECT date, event, count(*) AS hands, count(DISTINCT game_id) AS games
+        FROM fh WHERE date IS NOT NULL GROUP BY date, event
+        ORDER BY date DESC, max(import_id) DESC, event NULLS LAST {keep}""")
+
+
 def overview(con: Con, f: GinFilters = ALL) -> dict:
     """Counts of what the filters keep: hands (full, from sheets), games, matches, players."""
     df = _query(con, f, """

@@ -9,7 +9,7 @@ from pathlib import Path
 import polars as pl
 import pyarrow as pa
 import pytest
-from gin_fixture import build_gin_db
+from gin_fixture import RECORDS, build_gin_db
 from streamlit.testing.v1 import AppTest
 
 from gops_records.importer import import_paths
@@ -75,7 +75,7 @@ def test_every_gin_page_renders_with_charts_and_downloads(gin_db, monkeypatch):
 
 
 def test_standings_page_figures(gin_db, monkeypatch):
-    at = start(gin_db, monkeypatch, "pages_gin_standings.py")
+    at = start(gin_db, monkeypatch, "pages_gin_standings.py", gin_evening="all")
     m = metrics(at)
     assert (m["Hands"], m["Games"], m["Matches"], m["Players"]) == ("4", "3", "3", "2")
     assert m["Blitzes (0 of 1 games)"] == "0%"
@@ -139,4 +139,53 @@ def test_the_pages_on_the_bundled_samples(tmp_path, monkeypatch):
         assert len(at.get("vega_lite_chart")) >= 3
     assert metrics(at) == {}  # the knocks page has no metrics
     at.switch_page("pages_gin_standings.py").run()
+    assert metrics(at)["Games"] == "6"  # the latest evening: 2026-01-29's six games
+    at.button(key="gin_all_evenings").click().run()
     assert metrics(at)["Games"] == "24"  # 18 from full hands, 6 from the sheets
+
+
+# -- the standings open on the latest evening (issue 22), as the Session page does ----------
+
+
+@pytest.fixture(scope="session")
+def two_evenings_db(tmp_path_factory) -> Path:
+    """gin_club.gin without its Cup hand: the evenings 2026-03-05 (hands 1 and 2 of Alice
+    v Bruno: a game of 169 to Alice) and 2026-03-12 (the Undercut hand), both Gin night."""
+    folder = tmp_path_factory.mktemp("gin_two_evenings")
+    text = RECORDS.read_text("utf-8")
+    hands = ["[Event" + h for h in text.split("[Event")[1:]]
+    kept = [h for h in hands if '[Event "Cup"]' not in h]
+    assert len(kept) == 3
+    (folder / "two.gin").write_text("".join(kept), "utf-8")
+    db = folder / "two.duckdb"
+    assert import_paths([folder / "two.gin"], db).games_new == 3
+    return db
+
+
+def test_standings_open_on_the_latest_evening(two_evenings_db, monkeypatch):
+    at = start(two_evenings_db, monkeypatch, "pages_gin_standings.py")
+    picker = at.selectbox(key="gin_evening_pick")
+    assert picker.value == "2026-03-12 · Gin night"
+    assert len(picker.options) == 3  # two evenings and all of them
+    assert metrics(at)["Hands"] == "1"
+    assert "gin_evening" not in at.query_params  # the latest evening is the default
+    picker.set_value("2026-03-05 · Gin night").run()
+    assert metrics(at)["Hands"] == "2"
+    assert dict(zip(frame(at, "game_points")["player"], frame(at, "game_points")["game_points"],
+                    strict=True))["Alice"] == 169
+    assert at.query_params.get("gin_evening") in ("2026-03-05 · Gin night",
+                                                   ["2026-03-05 · Gin night"])
+    at.button(key="gin_all_evenings").click().run()
+    assert metrics(at)["Hands"] == "3"
+
+
+def test_a_link_opens_its_evening_or_all_of_them(two_evenings_db, monkeypatch):
+    at = start(two_evenings_db, monkeypatch, "pages_gin_standings.py",
+               gin_evening="2026-03-05 · Gin night")
+    assert metrics(at)["Hands"] == "2"
+    at = start(two_evenings_db, monkeypatch, "pages_gin_standings.py", gin_evening="all")
+    assert metrics(at)["Hands"] == "3"
+    at = start(two_evenings_db, monkeypatch, "pages_gin_standings.py",
+               gin_evening="1999-01-01 · nowhere")
+    assert metrics(at)["Hands"] == "1"  # not an evening in view: the latest one shows
+    assert any("not among the evenings" in w.value for w in at.warning)

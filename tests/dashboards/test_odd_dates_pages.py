@@ -124,6 +124,8 @@ def test_the_game_viewer_lists_odd_games_as_undated(odd_db, monkeypatch) -> None
 
 def test_gin_standings_show_the_dated_matches(odd_db, monkeypatch) -> None:
     at = start(odd_db, monkeypatch, "pages_gin_standings.py")
+    # all evenings: the page opens on the latest one (issue 22)
+    at.selectbox(key="gin_evening_pick").select("all").run()
     m = metrics(at)
     assert (m["Hands"], m["Games"]) == ("8", "6")
     matches = table(at, "games_a")
