@@ -11,8 +11,12 @@ here knows the rules.
 
 from __future__ import annotations
 
-from gops_records.report import GameReport
+from typing import TYPE_CHECKING
+
 from gops_records.round_reading import BIDS, columns, read_rounds, rules_text
+
+if TYPE_CHECKING:  # gops_records.report, imported first, closes a circle with notation
+    from gops_records.report import GameReport
 
 #: Column gap of the table.
 GAP = "  "

@@ -182,3 +182,21 @@ def test_gin_dates_print_as_dates_in_text_and_json(db: Path) -> None:
     text = gops("games", "--game", "gin", "--db", db).stdout
     assert re.search(r"^2026-12-03\s+Club\s+Ann-Bob", text, re.M) and "00:00" not in text
     assert _gin_games(db)["Ann-Bob"]["date"] == "2026-12-03"
+
+
+def test_each_kind_replays_in_a_fresh_interpreter(db: Path, data_dir: Path) -> None:
+    """`gops replay` loads what it needs itself: no module an earlier test imported hides
+    an import circle (gops_records.report imported first once failed)."""
+    import os
+    import subprocess
+    import sys
+
+    (small,) = map(json.loads, gops("games", "--json", "--db", db).stdout.splitlines())
+    gin = _gin_games(db)["Ann-Bob"]["game_ref"]
+    for args in ([small["game_ref"], "--db", db], [gin, "--db", db],
+                 [data_dir / "club.gops", "--number", "2"]):
+        done = subprocess.run([sys.executable, "-m", "gops_records", "replay", *map(str, args)],
+                              capture_output=True, text=True, timeout=120,
+                              env={**os.environ, **ENV})
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert "Outcome: " in done.stdout or "Game: " in done.stdout
