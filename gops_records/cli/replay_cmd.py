@@ -71,6 +71,7 @@ def replay(
              "file, a sheet of a .ginsheet file.  [default: 1]")] = None,
     game: Annotated[str | None, typer.Option(
         "--game", "-g", metavar="gops|gin", show_default=False,
+        autocompletion=lambda: list(REPLAYS),
         help="The game kind: look a reference up among the stored Gops games only, or "
              "among the Gin Rummy games and hands only (default: both). A number here is "
              "the deprecated form of --number N.")] = None,
@@ -99,13 +100,16 @@ def replay(
         gops replay g3f2a9c0 --db club.duckdb
         gops replay g1ac4740b --game gin
     """
-    kind, number = _kind_and_number(game, number)
-    path = Path(what)
     from gops_records.games_query import looks_like_game
 
-    if not path.exists() and looks_like_game(what):
+    path = Path(what)
+    stored = not path.exists() and looks_like_game(what)
+    if stored and number is not None:
+        fail(f"--number N picks a record of a file; {what} names a stored record")
+    kind, number = _kind_and_number(game, number)
+    if stored:
         replay_stored(what, db, (kind,) if kind else tuple(REPLAYS))
-    file_kind = next((k for k, r in REPLAYS.items() if r.is_file(path)), "gops")
+    file_kind = next((k for k, r in REPLAYS.items() if r.is_file(path)), DEFAULT_KIND)
     if kind is not None and kind != file_kind:
         fail(f"{what} is a {REPLAYS[file_kind].label} file, not {REPLAYS[kind].label} "
              "(--game names the game kind)")
@@ -229,11 +233,12 @@ def _is_gin_file(path: Path) -> bool:
     return gin_kind(path) is not None
 
 
-#: The game kinds `gops replay` knows, by the name --game takes. A file is the first
-#: kind's whose is_file says so, else a Gops file (.gops, or a round log).
+#: The game kinds `gops replay` knows, by the name --game takes. A file is of the kind
+#: whose is_file says so, else of :data:`DEFAULT_KIND` (a .gops file or a round log).
 REPLAYS: dict[str, GameReplay] = {
+    "gops": GameReplay("Gops", "Gops game", lambda path: path.suffix.lower() == ".gops",
+                       replay_gops_file, find_gops, close_gops, replay_gops_stored),
     "gin": GameReplay("Gin Rummy", "Gin Rummy game or hand", _is_gin_file, replay_gin,
                       find_gin, close_gin, replay_gin_stored),
-    "gops": GameReplay("Gops", "Gops game", lambda path: True, replay_gops_file,
-                       find_gops, close_gops, replay_gops_stored),
 }
+DEFAULT_KIND = "gops"

@@ -106,6 +106,8 @@ def test_a_gops_ref_still_replays_and_game_kind_narrows_the_search(db: Path) -> 
         wrong.stderr
     gin_ref = _gin_games(db)["Ann-Bob"]["game_ref"]
     assert gops("replay", gin_ref, "--db", db, "--game", "gops").exit_code == 2
+    numbered = gops("replay", small["game_ref"], "--db", db, "--number", "2")
+    assert numbered.exit_code == 2 and "--number N picks a record of a file" in numbered.stderr
 
 
 def test_an_unknown_ref_is_an_error_naming_close_refs(db: Path) -> None:
@@ -167,6 +169,24 @@ def test_every_game_option_names_the_game_kind() -> None:
         help_text = param.get_help_record(ctx)
         assert help_text is not None and "gops|gin" in help_text[0], (name, help_text)
         assert "--number" not in " ".join(param.opts)
+
+
+def test_game_kind_completes_in_replay_as_in_games() -> None:
+    import os
+    import subprocess
+    import sys
+
+    def complete(words: str) -> list[str]:
+        done = subprocess.run([sys.executable, "-m", "gops_records"], capture_output=True,
+                              text=True, timeout=60,
+                              env={**os.environ, "_GOPS_COMPLETE": "complete_bash",
+                                   "COMP_WORDS": words,
+                                   "COMP_CWORD": str(len(words.split()))})
+        assert done.returncode == 0, done.stderr
+        return done.stdout.split()
+
+    assert complete("gops replay x.gops --game ") == complete("gops games --game ") == [
+        "gops", "gin"]
 
 
 @pytest.mark.parametrize("args", [[], ["import"], ["validate"]])
