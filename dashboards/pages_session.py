@@ -8,18 +8,16 @@ view (``?evening=all``; another evening is ``?evening=2026-03-03 · Tuesday club
 
 from __future__ import annotations
 
-import datetime as dt
-
 import polars as pl
 import streamlit as st
 from gops_records.dashboards import charts, data, printable, ui
+from gops_records.dashboards.evening_pick import EveningPicker
 from gops_records.dashboards.pages_game import game_table
 from gops_records.dashboards.text import escape_md
 
 from gops_records.analytics import evening_filters
 
 P_EVENING = "evening"
-ALL_EVENINGS = "all"
 EVENINGS_LISTED = 200  # the picker offers this many newest evenings
 NOTABLE_FROM = 500  # notable games are picked among this many newest games
 MATCHES_SHOWN = 200  # at most this many matches (the newest) are listed
@@ -40,65 +38,17 @@ def margins(games: pl.DataFrame) -> pl.DataFrame:
 
 # -- which evening ----------------------------------------------------------------------------
 
-def evening_label(date: dt.date, event: str | None) -> str:
-    """How an evening is named in the picker and in the URL: ``2026-03-06 · Friday cup``."""
-    return f"{date.isoformat()} · {event if event is not None else 'no event'}"
+#: The picker of the evening shown, in the URL as ``evening`` (shared with the Gin standings).
+PICKER = EveningPicker(param=P_EVENING, key="evening", count="games", listed=EVENINGS_LISTED)
 
 
 def pick_evening(view: data.View) -> tuple[data.View, str | None]:
     """The view narrowed to the evening picked (the latest by default), and its name (None:
     all evenings in view)."""
-    listed = data.evenings(view, EVENINGS_LISTED)
-    if listed.is_empty():  # only undated games: no evening to pick
+    row, evening = PICKER.pick(data.evenings(view, EVENINGS_LISTED))
+    if row is None:
         return view, None
-    rows = {evening_label(r["date"], r["event"]): r for r in listed.iter_rows(named=True)}
-    labels = [*rows, ALL_EVENINGS]
-    latest = labels[0]
-    state = st.session_state
-    wanted = st.query_params.get(P_EVENING)
-    if wanted is not None and wanted not in labels:
-        st.warning(f"The link's evening {escape_md(wanted)} is not among the evenings in "
-                   "view; the latest one shows.")
-        wanted = None
-    if wanted is not None and state.get("evening_url") != wanted:
-        state["evening_pick"] = wanted
-        state["evening_latest"] = wanted == latest
-    elif state.get("evening_pick") not in labels or state.get("evening_latest", True):
-        state["evening_pick"] = latest  # follow the latest evening as the filters change
-
-    def describe(label: str) -> str:
-        if label == ALL_EVENINGS:
-            more = "+" if len(rows) >= EVENINGS_LISTED else ""
-            return f"All evenings in view ({len(rows)}{more})"
-        games = rows[label]["games"]
-        return f"{label}{' (latest)' if label == latest else ''} · {games} games"
-
-    state["evening_latest_label"] = latest
-    choice = st.selectbox("Evening", labels, key="evening_pick", format_func=describe,
-                          on_change=_picked_evening,
-                          help="The page opens on the latest evening the filters keep; pick "
-                               "an earlier one, or all of them.")
-    state["evening_url"] = None if choice == latest else choice
-    if choice == latest:
-        st.query_params.pop(P_EVENING, None)
-    else:
-        st.query_params[P_EVENING] = choice
-    if choice == ALL_EVENINGS:
-        return view, None
-    row = rows[choice]
-    return view.with_filters(evening_filters(view.filters, row["date"], row["event"])), choice
-
-
-def _all_evenings() -> None:
-    """The *All evenings* button: widen the picker to every evening in view."""
-    st.session_state["evening_pick"] = ALL_EVENINGS
-    st.session_state["evening_latest"] = False
-
-
-def _picked_evening() -> None:
-    """The user picked an evening: follow the latest one only if that is what they picked."""
-    state = st.session_state
-    state["evening_latest"] = state["evening_pick"] == state.get("evening_latest_label")
+    return view.with_filters(evening_filters(view.filters, row["date"], row["event"])), evening
 
 
 # -- tonight's winners ------------------------------------------------------------------------
@@ -272,7 +222,7 @@ def main() -> None:
     if evening is not None:
         show_callout(evening, table, results)
         row = st.container(horizontal=True, gap="small")
-        row.button("All evenings", key="all_evenings", on_click=_all_evenings,
+        row.button("All evenings", key="all_evenings", on_click=PICKER.widen,
                    icon=":material/unfold_more:", type="tertiary",
                    help="Widen the page to every evening the filters keep")
         ui.download("Printable results (HTML)",
