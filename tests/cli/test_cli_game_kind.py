@@ -220,3 +220,17 @@ def test_each_kind_replays_in_a_fresh_interpreter(db: Path, data_dir: Path) -> N
                               env={**os.environ, **ENV})
         assert done.returncode == 0, done.stderr[-2000:]
         assert "Outcome: " in done.stdout or "Game: " in done.stdout
+
+
+def test_a_hand_kept_as_a_sheet_line_replays_its_game_with_a_note(db: Path) -> None:
+    game = _gin_games(db)["Ann-Bob"]
+    with reading(db) as con:
+        ((hand_id,),) = con.execute("SELECT hand_id FROM gin_hands WHERE game_id = ? AND "
+                                    "hand_no = 2", [game["game_id"]]).fetchall()
+    ref = f"g{hand_id:016x}"[:9]
+    result = gops("replay", ref, "--db", db)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(f"Gin Rummy game {game['game_ref']} ")
+    assert result.stderr == (f"gops: note: Gin Rummy hand {ref} is kept as a line of a score "
+                             "sheet (hand 2): its game is replayed\n")
+    assert "Its hands in full" not in result.stdout  # a sheet game has no full hands
