@@ -66,8 +66,14 @@ def download(label: str, make: Callable[[], bytes], file_name: str, mime: str, k
 def table(df: pl.DataFrame, name: str, *, where=None, csv: pl.DataFrame | None = None,
           **kwargs):
     """``st.dataframe(df, **kwargs)`` and a CSV download of it (of ``csv`` if given: the
-    whole frame behind a shortened display). Returns what st.dataframe returns."""
+    whole frame behind a shortened display). Returns what st.dataframe returns.
+
+    A date column shows as a date (``2026-12-03``; Streamlit's default adds ``00:00:00``)
+    unless ``column_config`` says otherwise."""
     where = where or st
+    dates = {c: st.column_config.DateColumn(c, format="YYYY-MM-DD")
+             for c, dtype in df.schema.items() if dtype == pl.Date}
+    kwargs["column_config"] = dates | (kwargs.get("column_config") or {})
     shown = where.dataframe(df, **kwargs)
     whole = df if csv is None else csv
     download("CSV", lambda: csv_bytes(whole), f"{slug(name)}.csv", "text/csv",

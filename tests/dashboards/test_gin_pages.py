@@ -189,3 +189,19 @@ def test_a_link_opens_its_evening_or_all_of_them(two_evenings_db, monkeypatch):
                gin_evening="1999-01-01 · nowhere")
     assert metrics(at)["Hands"] == "1"  # not an evening in view: the latest one shows
     assert any("not among the evenings" in w.value for w in at.warning)
+
+
+@pytest.mark.parametrize("page", list(GIN_PAGES))
+def test_every_date_column_shows_as_a_date_not_a_timestamp(gin_db: Path, monkeypatch,
+                                                           page: str) -> None:
+    """Issue 22: a Gin date showed as 2026-12-03 00:00:00 (Streamlit's default for a date
+    column); ui.table gives every date column the date format unless a page says otherwise."""
+    at = start(gin_db, monkeypatch, page, gin_evening="all")
+    dated = 0
+    for df in at.dataframe:
+        if "date" not in df.value.columns:
+            continue
+        dated += 1
+        config = json.loads(df.proto.columns)["date"]["type_config"]
+        assert config == {"type": "date", "format": "YYYY-MM-DD"}, config
+    assert dated or page != "pages_gin_standings.py"  # the standings list dated matches
