@@ -220,7 +220,7 @@ def main() -> None:
     try:
         base = data.View.of(db)
         if gin_ui.is_gin(page):  # the Gin pages draw their own filters
-            gin_ui.sidebar(base)
+            gin_ui.sidebar(base, page.url_path)
         else:
             f = filter_sidebar(base, page.url_path or DEFAULT_URL)
             st.session_state[data.VIEW_KEY] = base.with_filters(f)

@@ -33,6 +33,11 @@ VIEW_KEY = "gin_view"
 P_EVENT, P_MATCH, P_PLAYER, P_FROM, P_TO = "gin_event", "gin_match", "gin_player", \
     "gin_from", "gin_to"
 PARAMS = (P_EVENT, P_MATCH, P_PLAYER, P_FROM, P_TO)
+#: The Gin standings' evening (``gin_evening``), a parameter of that page alone.
+P_EVENING = "gin_evening"
+#: Each Gin page's own URL parameters (by url_path): dropped on the other Gin pages (the
+#: Gops filters stay in the URL, for the way back to a Gops page).
+PAGE_PARAMS = {"gin-standings": (P_EVENING,)}
 
 #: (file, title, icon, url_path) of the Gin pages.
 PAGES = (
@@ -124,8 +129,9 @@ def _dates(value: object) -> tuple[dt.date | None, dt.date | None]:
     return min(picked), max(picked)
 
 
-def sidebar(base: data.View) -> GinFilters:
-    """Draw the Gin filters, keep the URL in step, and set the view the page reads."""
+def sidebar(base: data.View, url_path: str) -> GinFilters:
+    """Draw the Gin filters, keep the URL in step (another Gin page's own parameters
+    dropped), and set the view the page reads."""
     params = {key: st.query_params.get_all(key) for key in st.query_params}
     linked = from_params(params) if any(p in params for p in PARAMS) else None
     if not all(key in st.session_state for key in WIDGET_KEYS):
@@ -162,7 +168,9 @@ def sidebar(base: data.View) -> GinFilters:
     side.button("Clear filters", key="gin_clear_filters", on_click=clear_filters,
                 disabled=f.is_empty)
     st.session_state[SAVED] = st.session_state[WRITTEN] = f
-    target = {k: v for k, v in params.items() if k not in PARAMS} | to_params(f)
+    others = {k for path, keys in PAGE_PARAMS.items() if path != url_path for k in keys}
+    target = {k: v for k, v in params.items() if k not in PARAMS and k not in others} \
+        | to_params(f)
     if target != params:
         st.query_params.from_dict(target)
     st.session_state[VIEW_KEY] = GinView(base, f)

@@ -20,7 +20,7 @@ from gops_records.analytics import evening_filters
 MATCHES_SHOWN = 200
 EVENINGS_LISTED = 200  # the picker offers this many newest evenings
 #: The picker of the evening shown, in the URL as ``gin_evening``.
-PICKER = EveningPicker(param="gin_evening", key="gin_evening", count="hands",
+PICKER = EveningPicker(param=gin_ui.P_EVENING, key="gin_evening", count="hands",
                        listed=EVENINGS_LISTED)
 
 

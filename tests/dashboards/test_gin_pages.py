@@ -205,3 +205,13 @@ def test_every_date_column_shows_as_a_date_not_a_timestamp(gin_db: Path, monkeyp
         config = json.loads(df.proto.columns)["date"]["type_config"]
         assert config == {"type": "date", "format": "YYYY-MM-DD"}, config
     assert dated or page != "pages_gin_standings.py"  # the standings list dated matches
+
+
+@pytest.mark.parametrize("page", list(GIN_PAGES))
+def test_the_standings_evening_stays_in_the_url_of_the_standings_alone(
+        gin_db: Path, monkeypatch, page: str) -> None:
+    """``gin_evening`` is the standings page's parameter: another Gin page drops it from
+    the URL (as a Gops page drops another page's), the standings keep it."""
+    at = start(gin_db, monkeypatch, page, gin_evening="all", gin_player="nobody at all")
+    kept = dict(at.query_params)
+    assert ("gin_evening" in kept) == (page == "pages_gin_standings.py"), kept
