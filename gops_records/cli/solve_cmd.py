@@ -13,8 +13,8 @@ from gops_records.errors import GopsError
 from gops_records.rules import TieRule
 from gops_records.theory.position import Objective
 
-#: The largest hand `gops solve` analyses: the pure-Python solver's time grows about
-#: tenfold a card (docs/theory.md, the figures of benchmarks/bench_solve.py).
+#: The largest hand `gops solve` analyses: the solver's time grows 5 to 30 times a card;
+#: 8 cards take half a minute to ten minutes (docs/theory.md, benchmarks/bench_solve.py).
 MAX_HAND = 7
 
 
@@ -96,7 +96,8 @@ def solve(
         fail(str(exc))
     if pos.rounds_left > MAX_HAND:
         fail(f"a position of {pos.rounds_left} cards a hand: gops solve analyses hands of "
-             f"at most {MAX_HAND} cards (a larger one takes hours; see docs/theory.md)")
+             f"at most {MAX_HAND} cards (8 take from half a minute to ten minutes, more far "
+             "longer; see docs/theory.md)")
     solver = Solver(setting)
     analysis = solver.analyse(pos)
     if as_json:
