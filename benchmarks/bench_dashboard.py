@@ -42,8 +42,7 @@ import duckdb
 from gops_records import analytics
 from gops_records import rejects as quarantine
 from gops_records.analytics import ALL_GAMES, CLASSIC, Filters, VariantKind
-from gops_records.scouting import ScoutError, predicted_bid_by_prize
-from gops_records.store import scout_reports
+from gops_records.scouting import ScoutError, kept_store, predicted_bid_by_prize
 from gops_records.store.db import LATEST_VERSION, SharedReader, reading, scalar, schema_version
 
 OUT = Path(__file__).parent / "out"
@@ -191,7 +190,7 @@ def _scouting(con, player: str, vs: str | None, seed: int) -> tuple | None:
     """data._scouting: the report, its predicted bids and the model in words (None where
     the page says it cannot scout)."""
     try:
-        report = scout_reports.report_for(con, player, vs, seed)  # kept at import, or computed
+        report = kept_store.report_for(con, player, vs, seed)  # kept, or computed
     except ScoutError:
         return None
     return report, predicted_bid_by_prize(report), report.model_description

@@ -30,8 +30,7 @@ from gops_records.dashboards.text import escape_md
 from gops_records import analytics
 from gops_records import rejects as quarantine_lib
 from gops_records.analytics.filters import Filters
-from gops_records.scouting import ScoutReport, predicted_bid_by_prize
-from gops_records.store import scout_reports
+from gops_records.scouting import ScoutReport, kept_store, predicted_bid_by_prize
 from gops_records.store.db import SharedReader
 
 TTL_SECONDS = 300
@@ -267,7 +266,7 @@ class Scouting:
 
 
 def _scout(con: Con, player: str, vs: str | None, seed: int) -> Scouting:
-    report = scout_reports.report_for(con, player, vs, seed)  # kept at import, or computed
+    report = kept_store.report_for(con, player, vs, seed)  # kept, or computed (cached here)
     return Scouting(replace(report, model=None, situations=None),
                     predicted_bid_by_prize(report), report.model_description)
 

@@ -47,7 +47,7 @@ from gops_records.sources import (
     read_regular_file,
     source_name,
 )
-from gops_records.store import bid_groups, scout_reports, source_files
+from gops_records.store import bid_groups, source_files
 from gops_records.store.db import connect, scalar, write_failure
 from gops_records.store.loader import KnownGames, LoadCounts, batch_game_ids, load_frames
 from gops_records.store.source_files import FileRead, file_sha256, reader_of
@@ -75,7 +75,8 @@ class ImportSummary(LoadCounts):
     #: The first few rejected records, as ``file:line: code: message`` (``gops import``
     #: lists them; ``gops rejects`` lists every one)
     rejected: list[str] = field(default_factory=list)
-    #: Scouting reports computed and kept (store/scout_reports.py), and their seconds
+    #: Always 0 and 0.0: an import computes no scouting report any more (they are computed
+    #: when first asked for: gops_records/scouting/kept_store.py); the keys stay for scripts
     scout_reports: int = 0
     scout_seconds: float = 0.0
     #: Each file read or counted: its name (as in ``sources``), its absolute path and the
@@ -167,9 +168,6 @@ def import_paths(paths: Iterable[str | Path], db: str | Path | None = None, *,
         summary.files = len(summary.sources)
         pending.flush()
         groups.finish(con)
-        con.execute("RESET threads")  # the scouting reports' queries may use every core
-        scouted = scout_reports.refresh_import(con, summary.import_id)
-        summary.scout_reports, summary.scout_seconds = scouted.kept, scouted.seconds
         if summary.files_unchanged:
             summary.notes.append(
                 f"{summary.files_unchanged} of {summary.files} files unchanged since an earlier "

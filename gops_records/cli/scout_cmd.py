@@ -44,15 +44,17 @@ def scout(
 
         gops scout "Bruno Keller" --vs "Anna de Vries" --json --seed 7
     """
+    from gops_records.scouting.kept_store import asked, keep
     from gops_records.store.db import reading
-    from gops_records.store.scout_reports import report_for
 
     try:
-        with reading(db) as con:  # the kept report if there is one, else computed
-            report = report_for(con, player, vs=vs, seed=seed, simulations=simulations,
-                                chart_data=False)
+        with reading(db) as con:  # the kept report if it still holds, else computed
+            report, to_keep = asked(con, player, vs=vs, seed=seed, simulations=simulations,
+                                    chart_data=False)
     except GopsError as exc:
         fail_on(exc)
+    if to_keep is not None:  # kept for next time if the file can be written at once
+        keep(db, to_keep)
     if as_json:
         print(json.dumps(report.as_json(), ensure_ascii=False))
     else:

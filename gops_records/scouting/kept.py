@@ -5,7 +5,7 @@ float's shortest exact form, so a report read back equals the one written), plus
 chart data (the predicted bid by prize). Not the model nor the situations: a kept report
 is what the page and `gops scout` show, not a way to refit. Reading one needs neither
 numpy nor the model; the chart data becomes a polars frame only when asked for.
-:mod:`gops_records.store.scout_reports` keeps the records in the database.
+:mod:`gops_records.scouting.kept_store` keeps the records in the database.
 """
 
 from __future__ import annotations

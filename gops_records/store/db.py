@@ -99,7 +99,8 @@ def _is_lock_error(exc: Exception) -> bool:
 
 
 def connect(path: str | Path | None = None, *, read_only: bool = False,
-            timeout: float = 10.0, writer: str = "import") -> duckdb.DuckDBPyConnection:
+            timeout: float = 10.0, writer: str = "import", upgrade: bool = True
+            ) -> duckdb.DuckDBPyConnection:
     """Open the database, retrying a held lock with jittered backoff for up to ``timeout`` s.
 
     A read-write open creates the file (and its folder) and applies pending migrations. A
@@ -108,7 +109,9 @@ def connect(path: str | Path | None = None, *, read_only: bool = False,
     upgraded once by a write command: DatabaseOutdated says which). Either way only a
     gops database, an empty DuckDB file or a new name is opened (:func:`_gops_version`).
     ``writer`` names what a read-write open is for (a key of :data:`_WRITES`), for the
-    advice when the file may not be written.
+    advice when the file may not be written. ``upgrade=False``: a read-write open that
+    must not migrate (a report kept on the side) refuses an older file with
+    DatabaseOutdated, unchanged.
     """
     db = resolve_db(path)
     if read_only and not db.exists():
@@ -132,6 +135,10 @@ def connect(path: str | Path | None = None, *, read_only: bool = False,
     if read_only and version < LATEST_VERSION:
         con.close()
         return _upgraded_copy(db, version, timeout)
+    if not read_only and not upgrade and version < LATEST_VERSION:
+        con.close()
+        raise DatabaseOutdated(f"{db} holds schema version {version}, from an older gops; "
+                               f"this open may not upgrade it to {LATEST_VERSION}")
     if not read_only:
         try:
             migrate(con)

@@ -581,11 +581,13 @@ CREATE TABLE player_bid_clusters (
 """
 
 
-#: Version 10: each player's scouting report, computed at import (store/scout_reports.py).
+#: Version 10: each player's scouting report, kept when first asked for, until the player's
+#: games change (gops_records/scouting/kept_store.py owns the rows; the store only creates
+#: the table). Migrating computes none.
 _V10_SCOUT_REPORTS = """
 CREATE TABLE scout_reports (
     player       VARCHAR NOT NULL,   -- one row a player: the report against anyone
-    import_id    INTEGER NOT NULL,   -- the import after which it was computed
+    import_id    INTEGER NOT NULL,   -- the latest import of the player's games it studied
     version      VARCHAR NOT NULL,   -- the gops that computed it, and the record's layout
     seed         INTEGER NOT NULL,   -- the seed of the folds and the simulated games
     simulations  INTEGER NOT NULL,   -- games simulated for each reply
@@ -651,12 +653,6 @@ INSERT INTO {MARK_TABLE} SELECT '{MARK_APPLICATION}'
 """
 
 
-def _fill_scout_reports(con: duckdb.DuckDBPyConnection) -> None:
-    from gops_records.store import scout_reports  # it reads the schema's tables: import late
-
-    scout_reports.fill(con)
-
-
 def _fill_bid_groups(con: duckdb.DuckDBPyConnection) -> None:
     from gops_records.store import bid_groups  # it reads the schema's tables: import late
 
@@ -684,7 +680,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(9, "player_bid_groups and player_bid_clusters: each player's bids grouped by "
                  "their hand facts, kept import by import", _V9_BID_GROUPS, _fill_bid_groups),
     Migration(10, "scout_reports: each player's scouting report, computed at import",
-              _V10_SCOUT_REPORTS, _fill_scout_reports),
+              _V10_SCOUT_REPORTS),
     Migration(11, "games.player_a to player_d: each game's players in seat order, as in "
                   "game_players", _V11_SEAT_PLAYERS),
     Migration(12, "games.carried_pools: the rounds of a classic game with a carried pool",

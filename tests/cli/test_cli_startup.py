@@ -70,23 +70,22 @@ def test_help_leaves_the_data_stack_unloaded(args: list[str]) -> None:
 
 def test_scouting_a_kept_report_loads_neither_polars_nor_the_model(
         tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """`gops scout` prints a report kept at import (store/scout_reports.py) with DuckDB
-    alone: the same JSON as the report computed afresh, which loads the whole stack."""
+    """`gops scout` prints a kept report (scouting/kept_store.py) with DuckDB alone: the
+    same JSON as the report computed afresh, which loads the whole stack."""
     from gops_records.importer import import_paths
+    from gops_records.scouting import kept_store
     from gops_records.simulate import write_simulation
-    from gops_records.store import scout_reports
-    from gops_records.store.db import connect
+    from gops_records.store.db import connect, reading
 
-    monkeypatch.setattr(scout_reports, "KEEP_FROM_GAMES", 2)
+    monkeypatch.setattr(kept_store, "KEEP_FROM_GAMES", 2)
     records, db = tmp_path / "a.gops", tmp_path / "t.duckdb"
     with records.open("w", encoding="utf-8") as out:
         write_simulation(out, 30, 4, bots=["prize", "random"])
-    assert import_paths([records], db).scout_reports > 0
-    con = connect(db)
-    try:
-        player = con.execute("SELECT player FROM scout_reports LIMIT 1").fetchall()[0][0]
-    finally:
-        con.close()
+    import_paths([records], db)
+    with reading(db) as con:  # what the first `gops scout` does (the threshold lowered)
+        player = con.execute("SELECT min(player) FROM game_players").fetchall()[0][0]
+        _, row = kept_store.asked(con, player)
+    assert kept_store.keep(db, row)
     args = ["scout", player, "--db", str(db), "--json"]
     kept = _probe(args, STACK)
     assert kept["loaded"] == ["duckdb"]

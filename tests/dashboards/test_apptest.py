@@ -604,13 +604,13 @@ def test_scout_report_is_cached_on_the_database_stamp_player_vs_and_seed(tmp_pat
     from gops_records.dashboards import data
 
     calls: list[tuple] = []
-    real = data.scout_reports.report_for  # the kept report, or one computed
+    real = data.kept_store.report_for  # the kept report, or one computed
 
     def counting(con, player, vs=None, seed=0, *args, **kw):
         calls.append((player, vs, seed))
         return real(con, player, vs, seed, *args, **kw)
 
-    monkeypatch.setattr(data.scout_reports, "report_for", counting)
+    monkeypatch.setattr(data.kept_store, "report_for", counting)
     db = build_club_db(tmp_path)
     at = scout_page(db, monkeypatch)
     gain = metrics(at)["Counter-strategy"]

@@ -203,21 +203,31 @@ def _page_text(at: AppTest) -> list:
             + [md.value for md in at.markdown])
 
 
-def test_a_report_kept_at_import_shows_as_the_one_computed(tmp_path, monkeypatch):
-    """The page reads the report the import kept (store/scout_reports.py) and shows
-    exactly what it shows for the report computed afresh."""
-    from gops_records.store import scout_reports
+def test_a_kept_report_shows_as_the_one_computed(tmp_path, monkeypatch):
+    """The import keeps no report; `gops scout` keeps the one it computes
+    (scouting/kept_store.py), and the page reads it and shows exactly what it shows for
+    the report computed afresh."""
+    from typer.testing import CliRunner
+
+    from gops_records.cli import app
+    from gops_records.scouting import kept_store
     from gops_records.store.db import connect
 
-    monkeypatch.setattr(scout_reports, "KEEP_FROM_GAMES", 2)
+    monkeypatch.setattr(kept_store, "KEEP_FROM_GAMES", 2)
     from club_fixture import build_club_db
     db = build_club_db(tmp_path)
+    con = connect(db)
+    try:
+        assert con.execute("SELECT count(*) FROM scout_reports").fetchall() == [(0,)]
+    finally:
+        con.close()
+    assert CliRunner().invoke(app, ["scout", "Bruno", "--db", str(db)]).exit_code == 0
     con = connect(db)
     try:
         kept = [r[0] for r in con.execute("SELECT player FROM scout_reports").fetchall()]
     finally:
         con.close()
-    assert "Bruno" in kept
+    assert kept == ["Bruno"]
     shown = _page_text(scout_page(db, monkeypatch, scout="Bruno"))
     con = connect(db)
     try:  # the kept row is what the page reads: a mark put in it shows

@@ -8,6 +8,8 @@ import pytest
 from typer.testing import CliRunner
 
 from gops_records.cli import app
+from gops_records.importer import import_paths
+from gops_records.simulate import write_simulation
 
 runner = CliRunner()
 ENV = {"COLUMNS": "250"}
@@ -93,3 +95,69 @@ def test_help_has_an_example():
     result = runner.invoke(app, ["scout", "--help"], env=ENV)
     assert result.exit_code == 0
     assert "Example:" in result.stdout and 'gops scout "Bruno Keller"' in result.stdout
+
+
+def _scout_json(db, player: str) -> str:
+    result = run(player, "--db", str(db), "--json")
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def _renamed(path, games: int, seed: int, names: dict[str, str]):
+    """Simulated records with the players of seats A and B renamed."""
+    with path.open("w", encoding="utf-8") as out:
+        write_simulation(out, games, seed, bots=["prize", "random"])
+    text = path.read_text(encoding="utf-8")
+    for seat, name in names.items():
+        text = "\n".join(f'[{seat} "{name}"]' if line.startswith(f"[{seat} ") else line
+                         for line in text.splitlines())
+    path.write_text(text + "\n", encoding="utf-8")
+    return path
+
+
+def test_the_first_scout_keeps_the_report_until_the_players_games_change(
+        tmp_path, monkeypatch):
+    """The import computes nothing; the first `gops scout` computes and keeps; the second
+    reads the kept report; an import of others' games leaves it kept, one of the player's
+    games retires it."""
+    from gops_records.scouting import kept_store
+
+    monkeypatch.setattr(kept_store, "KEEP_FROM_GAMES", 2)
+    calls: list[str] = []
+    import gops_records.scouting as scouting
+
+    real = scouting.scout
+    monkeypatch.setattr(scouting, "scout", lambda con, player, *a, **k: (
+        calls.append(player), real(con, player, *a, **k))[1])
+    db = tmp_path / "t.duckdb"
+    import_paths([_renamed(tmp_path / "a.gops", 30, 4, {"A": "Pia", "B": "Ravi"})], db)
+    assert calls == []
+    first = _scout_json(db, "Pia")
+    assert calls == ["Pia"] and _kept_players(db) == ["Pia"]
+    assert _scout_json(db, "Pia") == first and calls == ["Pia"]  # read back, value for value
+    import_paths([_renamed(tmp_path / "b.gops", 3, 8, {"A": "Zed", "B": "Yve"})], db)
+    assert _scout_json(db, "Pia") == first and calls == ["Pia"]  # others' games: still kept
+    import_paths([_renamed(tmp_path / "c.gops", 3, 9, {"A": "Pia", "B": "Yve"})], db)
+    again = json.loads(_scout_json(db, "Pia"))
+    assert calls == ["Pia", "Pia"]  # the player's games changed: computed anew
+    assert again["games"] == json.loads(first)["games"] + 3
+    assert _scout_json(db, "Pia") == json.dumps(again, ensure_ascii=False) + "\n"
+    assert calls == ["Pia", "Pia"]  # and kept again
+
+
+def test_scout_answers_when_the_report_cannot_be_kept(tmp_path, monkeypatch):
+    from gops_records.scouting import kept_store
+
+    monkeypatch.setattr(kept_store, "KEEP_FROM_GAMES", 2)
+    monkeypatch.setattr(kept_store, "keep", lambda *a, **k: False)  # e.g. the file is held
+    db = tmp_path / "t.duckdb"
+    import_paths([_renamed(tmp_path / "a.gops", 30, 4, {"A": "Pia", "B": "Ravi"})], db)
+    assert json.loads(_scout_json(db, "Pia"))["player"] == "Pia"
+    assert _kept_players(db) == []
+
+
+def _kept_players(db) -> list[str]:
+    from gops_records.store.db import reading
+
+    with reading(db) as con:
+        return [r[0] for r in con.execute("SELECT player FROM scout_reports").fetchall()]
