@@ -13,7 +13,7 @@ from gops_records.gin.checking import GinRecord
 from gops_records.gin.frames import walk
 from gops_records.gin.notation import DrawKind
 from gops_records.gin.replay import HandReport
-from gops_records.gin.rules import Outcome, Seat
+from gops_records.gin.rules import Outcome, Players, Seat
 from gops_records.gin.sheet import rank_text
 from gops_records.gin.sheet_check import SheetReport, explain
 
@@ -136,7 +136,7 @@ def render_sheet(record: GinRecord, title: str, at_line: bool = True) -> str:
     if report.score is not None:
         score = report.score
         rows.append(f"Game: {names[score.winner]} wins {score.points}: "
-                    f"{explain(score, report.profile)}")
+                    f"{explain(score, report.profile, Players.of(tags.get))}")
     elif report.game is not None:
         rows.append(f"Unfinished: nobody has reached 100 ({totals[0]}-{totals[1]}).")
     else:

@@ -79,7 +79,8 @@ def test_replay_shows_a_hand_turn_by_turn_and_a_sheet_hand_by_hand(club: Path) -
     assert re.search(r"^\s+3\s+Alice\s+s:Q♦\s+biggin\s+0\s+30$", result.stdout, re.M)
     sheet = gops("replay", club / "game.ginsheet")
     assert sheet.exit_code == 0
-    assert "Game: Alice wins 169: 129 - 60 + 100 + 20 x (1 - 1) = 169, no blitz" in sheet.stdout
+    assert ("Game: Alice wins 169: 129 - 60 + 100 + 20 x (1 - 1) = 169, "
+            "no blitz (Bruno (B) won a hand)") in sheet.stdout
     assert gops("replay", club / "game.gin", "--number", "3").exit_code == 2
     (club / "bad.gin").write_text(BROKEN, "utf-8")
     broken = gops("replay", club / "bad.gin", "--number", "2")
