@@ -39,11 +39,11 @@ from pathlib import Path
 
 from bench_import import OUT, Run, run
 
-from gops_records.gin.cards import parse_cards
-from gops_records.gin.checking import hand_windows
-from gops_records.gin.notation import DrawKind, HandRecord, OutWord
-from gops_records.gin.replay import HandReport, read_hands, replay
-from gops_records.gin.rules import Outcome, Seat
+from gops_records.games.gin.cards import parse_cards
+from gops_records.games.gin.checking import hand_windows
+from gops_records.games.gin.notation import DrawKind, HandRecord, OutWord
+from gops_records.games.gin.replay import HandReport, read_hands, replay
+from gops_records.games.gin.rules import Outcome, Seat
 
 
 def records(hands: int, seed: int) -> Path:

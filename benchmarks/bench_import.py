@@ -3,7 +3,7 @@ database, then again twice (all duplicates): as ``gops import`` does it by defau
 file is unchanged, so it is counted from ``source_files``, not read) and with
 ``--reparse`` (read in full), next to a bare replay of the same games in OpenSpiel
 (pyspiel); a file of broken games and one 100 MB line; and a layout matrix: the same games
-written in every layout of ``gops_records.notation.layouts`` (all rounds on one line, 4-7
+written in every layout of ``gops_records.games.gops.notation.layouts`` (all rounds on one line, 4-7
 a line, suit letters, no suits or numbers, lower case with T, comments, CRLF with a BOM),
 each checked to validate to the same games, with ``gops validate`` and ``gops import``
 games/s and OpenSpiel's replay beside them. Prints tables; also writes
@@ -137,7 +137,7 @@ def pyspiel_replay(games: list[list[tuple[int, int, int]]]) -> tuple[float, list
 
 def discard_check(games: int = 2000) -> tuple[int, int]:
     """Our scores against OpenSpiel's on discard games (OpenSpiel discards ties)."""
-    from gops_records.notation import read_reports
+    from gops_records.games.gops.notation import read_reports
 
     text = records(games, 5, tie_rule="discard").read_text(encoding="utf-8")
     ours = [list(r.outcome.scores) for r in read_reports(text)]
@@ -149,10 +149,10 @@ def discard_check(games: int = 2000) -> tuple[int, int]:
 def layout_files(games: int, seed: int) -> list[tuple[str, Path, list]]:
     """The same simulated games written in every layout of the matrix (made once, kept
     under benchmarks/out/), with each game's moves for OpenSpiel."""
-    from gops_records.notation import GameRecord
-    from gops_records.notation.layouts import LAYOUTS, write_games_in_layout
-    from gops_records.rules import RuleProfile
-    from gops_records.simulate import simulate
+    from gops_records.games.gops.notation import GameRecord
+    from gops_records.games.gops.notation.layouts import LAYOUTS, write_games_in_layout
+    from gops_records.games.gops.rules import RuleProfile
+    from gops_records.games.gops.simulate import simulate
 
     paths = [(layout, OUT / f"layout-{games}-seed{seed}-{i}.gops")
              for i, layout in enumerate(LAYOUTS)]
@@ -190,7 +190,7 @@ def layout_matrix(games: int, seed: int, spiel_games: int) -> list[dict]:
 
 def hostile_rows(broken_games: int, line_mb: int) -> list[tuple[str, str, str]]:
     """A file of broken games only, and one 100 MB line of games, validated and imported."""
-    from gops_records.simulate import BrokenRecord, simulate
+    from gops_records.games.gops.simulate import BrokenRecord, simulate
 
     out = []
     path = OUT / f"broken-{broken_games}.gops"

@@ -27,9 +27,9 @@ import sys
 CHILD = """
 import json, resource, sys, time
 import numpy as np
-from gops_records.theory.position import Objective, Setting, TieRule, start
-from gops_records.theory.simplex import game_value
-from gops_records.theory.solver import Solver
+from gops_records.games.gops.theory.position import Objective, Setting, TieRule, start
+from gops_records.games.gops.theory.simplex import game_value
+from gops_records.games.gops.theory.solver import Solver
 from scipy.optimize import linprog  # noqa: F401  (analyse's HiGHS, imported off the clock)
 game_value(np.array([[1.0, 0.0], [0.0, 1.0]]))  # load the compiled simplex first
 n, rule, objective = int(sys.argv[1]), sys.argv[2], sys.argv[3]

@@ -34,7 +34,7 @@ from gops_records.dashboards.ui import (
     clear_filters,
 )
 
-from gops_records.analytics.filters import (
+from gops_records.games.gops.analytics.filters import (
     P_EVENT,
     P_FINISHED,
     P_FROM,
@@ -49,7 +49,7 @@ from gops_records.analytics.filters import (
     Filters,
     Variant,
 )
-from gops_records.store.db import (
+from gops_records.core.store.db import (
     DatabaseLocked,
     DatabaseMissing,
     DatabaseUnusable,

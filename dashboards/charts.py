@@ -1,6 +1,6 @@
 """Altair chart builders for the dashboard: each chart has a title, axis labels and tooltips.
 
-Builders take the small, already aggregated polars frames of ``gops_records.analytics``.
+Builders take the small, already aggregated polars frames of ``gops_records.games.gops.analytics``.
 No chart is sent more than :data:`MAX_ROWS` rows: a larger frame is cut and the chart's
 subtitle says so (the analytics aggregate first, so this is a safety net, not a feature).
 
@@ -21,7 +21,7 @@ import math
 import altair as alt
 import polars as pl
 
-from gops_records.cards import MAX_RANK, rank_name
+from gops_records.games.gops.cards import MAX_RANK, rank_name
 
 MAX_ROWS = 3_000
 RATE = alt.Axis(format="%")

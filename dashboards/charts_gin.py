@@ -1,4 +1,4 @@
-"""Altair charts of the Gin Rummy pages, on the small frames of ``gops_records.gin.analytics``.
+"""Altair charts of the Gin Rummy pages, on the small frames of ``gops_records.games.gin.analytics``.
 
 They follow :mod:`gops_records.dashboards.charts` (titles, axis titles, tooltips, the
 Okabe-Ito palette, every rate with its count, no more than ``MAX_ROWS`` rows) and use its
@@ -20,7 +20,7 @@ from gops_records.dashboards.charts import (
     rate_with_ci,
 )
 
-from gops_records.gin.analytics import ENDINGS, OUTCOME_LABELS, OUTCOMES
+from gops_records.games.gin.analytics import ENDINGS, OUTCOME_LABELS, OUTCOMES
 
 
 def _labelled(df: pl.DataFrame, category: str) -> pl.DataFrame:

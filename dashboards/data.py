@@ -1,6 +1,6 @@
 """Cached, read-only data access for the dashboard: every call goes through the analytics library.
 
-Every read goes through one :class:`~gops_records.store.db.SharedReader` per database: the
+Every read goes through one :class:`~gops_records.core.store.db.SharedReader` per database: the
 reads share a read-only DuckDB connection, kept between interactions (a page then reads warm
 data) and closed within a tenth of a second once `gops import` asks for the file, or after
 20 s unused. While an import holds the file, reads wait for it (lock retries with
@@ -27,11 +27,11 @@ import polars as pl
 import streamlit as st
 from gops_records.dashboards.text import escape_md
 
-from gops_records import analytics
-from gops_records import rejects as quarantine_lib
-from gops_records.analytics.filters import Filters
-from gops_records.scouting import ScoutReport, kept_store, predicted_bid_by_prize
-from gops_records.store.db import SharedReader
+from gops_records.games.gops import analytics
+from gops_records.core import rejects as quarantine_lib
+from gops_records.games.gops.analytics.filters import Filters
+from gops_records.games.gops.scouting import ScoutReport, kept_store, predicted_bid_by_prize
+from gops_records.core.store.db import SharedReader
 
 TTL_SECONDS = 300
 MAX_ENTRIES = 128
@@ -211,7 +211,7 @@ rejects = cached_read(analytics.list_rejects, filtered=False, name="rejects")
 
 @dataclass(frozen=True)
 class Bidding:
-    """One player's five bidding frames (see ``gops_records.analytics.bidding``)."""
+    """One player's five bidding frames (see ``gops_records.games.gops.analytics.bidding``)."""
 
     heatmap: pl.DataFrame
     minus_prize: pl.DataFrame
@@ -256,7 +256,7 @@ class Scouting:
     """A scouting report as the Scout page shows it.
 
     ``report`` carries no model or situations (small to cache); ``predicted`` is
-    :func:`gops_records.scouting.predicted_bid_by_prize` (prize, bid, probability) and
+    :func:`gops_records.games.gops.scouting.predicted_bid_by_prize` (prize, bid, probability) and
     ``reads_by`` the model's mixture in words.
     """
 
@@ -280,7 +280,7 @@ def scouting(view: View, player: str, vs: str | None = None, seed: int = 0) -> S
 
     The sidebar's filters do not apply: the report studies the player's most recent games.
     Cached on (database stamp, player, vs, seed). Raises
-    :class:`gops_records.scouting.ScoutError` for an unknown name or too few games.
+    :class:`gops_records.games.gops.scouting.ScoutError` for an unknown name or too few games.
     """
     return _scouting(view, player, vs, int(seed))
 
@@ -305,7 +305,7 @@ def explain_empty(view: View) -> str:
 # -- the quarantine with its resolutions (what `gops rejects` lists; filters do not apply) --
 
 #: ``quarantine(view, limit=200)``: the newest quarantined records
-#: (:class:`gops_records.rejects.Reject`, open or resolved by `gops rejects --recheck`).
+#: (:class:`gops_records.core.rejects.Reject`, open or resolved by `gops rejects --recheck`).
 quarantine = cached_read(quarantine_lib.list_rejects, filtered=False, name="quarantine")
 #: ``quarantine_counts(view)``: records kept, open, resolved, and rejections counted.
 quarantine_counts = cached_read(quarantine_lib.counts, filtered=False, name="quarantine_counts")

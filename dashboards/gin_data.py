@@ -1,9 +1,9 @@
 """Cached, read-only reads of the Gin Rummy pages: each is a query of
-:mod:`gops_records.gin.analytics`, called as ``read(view, filters, *args)``.
+:mod:`gops_records.games.gin.analytics`, called as ``read(view, filters, *args)``.
 
 They go through :func:`gops_records.dashboards.data.cached_read` (the shared read-only
 connection, the database stamp in the cache key), unfiltered by the Gops sidebar: the Gin
-pages pass their own :class:`~gops_records.gin.analytics.GinFilters`, which are hashable,
+pages pass their own :class:`~gops_records.games.gin.analytics.GinFilters`, which are hashable,
 so they are part of the cache key.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from gops_records.dashboards.data import cached_read
 
-from gops_records.gin import analytics as gin
+from gops_records.games.gin import analytics as gin
 
 
 def _read(query, name: str):

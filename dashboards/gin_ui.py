@@ -3,7 +3,7 @@ a page says when the filters keep no hand.
 
 The Gin pages have their own sidebar (the Gops one offers Gops events, tie rules and
 variants): events, dates, matches and players of the ``gin_`` tables, turned into a
-:class:`~gops_records.gin.analytics.GinFilters`. Like the Gops filters they live in the URL
+:class:`~gops_records.games.gin.analytics.GinFilters`. Like the Gops filters they live in the URL
 (``gin_event``, ``gin_match``, ``gin_player``, ``gin_from``, ``gin_to``), so a filtered
 view can be shared as a link; the Gops parameters already in the URL are kept, so going
 back to a Gops page finds its filters. A copy outside the widgets' state keeps the Gin
@@ -20,7 +20,7 @@ import streamlit as st
 from gops_records.dashboards import data, gin_data
 from gops_records.dashboards.text import escape_md
 
-from gops_records.gin.analytics import GinFilters
+from gops_records.games.gin.analytics import GinFilters
 
 K_EVENTS, K_MATCHES, K_DATES, K_PLAYERS = "gin_f_events", "gin_f_matches", "gin_f_dates", \
     "gin_f_players"

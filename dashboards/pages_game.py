@@ -1,7 +1,7 @@
 """Game viewer: any game round by round (prizes, pool, bids, who took what, running score).
 
 A game of a variant reads as `gops replay` reads it (one reading,
-:func:`gops_records.analytics.games.variant_rounds`): a bid of several cards as its cards
+:func:`gops_records.games.gops.analytics.games.variant_rounds`): a bid of several cards as its cards
 and strength, an open-prize game as the prizes revealed, the row on offer, the prize taken
 and by whom and the prize a tie set aside.
 
@@ -21,10 +21,10 @@ import streamlit as st
 from gops_records.dashboards import charts, data, ui
 from gops_records.dashboards.text import escape_md
 
-from gops_records.analytics import GameDetail
-from gops_records.analytics.games import game_ref, game_ref_expr, variant_rounds
-from gops_records.cards import MAX_RANK, rank_name
-from gops_records.rules import TieRule
+from gops_records.games.gops.analytics import GameDetail
+from gops_records.games.gops.analytics.games import game_ref, game_ref_expr, variant_rounds
+from gops_records.games.gops.cards import MAX_RANK, rank_name
+from gops_records.games.gops.rules import TieRule
 
 GAME_PAGE = Path(__file__).resolve()
 GAME_URL = "game"  # the url_path app.py gives this page
@@ -45,7 +45,7 @@ def game_table(games: pl.DataFrame, key: str, *, columns: list[str] | None = Non
     """A table of games; selecting a row opens that game in the game viewer.
 
     ``games`` needs a ``game_id`` column; ``columns`` picks the others to show. Each game
-    has its short reference (``ref``, :func:`gops_records.analytics.games.game_ref`) and a
+    has its short reference (``ref``, :func:`gops_records.games.gops.analytics.games.game_ref`) and a
     link; the CSV download has the full id too.
     """
     shown = columns or [c for c in ("date", "event", "match", "players", "result", "winner",

@@ -15,7 +15,7 @@ import streamlit as st
 from gops_records.dashboards import charts_gin, gin_data, gin_ui, ui
 from gops_records.dashboards.evening_pick import EveningPicker
 
-from gops_records.analytics import evening_filters
+from gops_records.games.gops.analytics import evening_filters
 
 MATCHES_SHOWN = 200
 EVENINGS_LISTED = 200  # the picker offers this many newest evenings

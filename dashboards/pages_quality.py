@@ -13,7 +13,7 @@ import streamlit as st
 from gops_records.dashboards import charts, data, ui
 from gops_records.dashboards.text import escape_md
 
-from gops_records import rejects as quarantine_lib
+from gops_records.core import rejects as quarantine_lib
 
 REJECTS_SHOWN = 200
 

@@ -22,9 +22,9 @@ import streamlit as st
 from gops_records.dashboards import charts, data, ui
 from gops_records.dashboards.text import escape_md
 
-from gops_records.scouting import ScoutError, ScoutReport
-from gops_records.scouting.features import MAX_GAMES
-from gops_records.scouting.results import GENERIC, MIN_GAMES
+from gops_records.games.gops.scouting import ScoutError, ScoutReport
+from gops_records.games.gops.scouting.features import MAX_GAMES
+from gops_records.games.gops.scouting.results import GENERIC, MIN_GAMES
 
 P_SCOUT, P_VS = "scout", "vs"
 ANYONE = "anyone"

@@ -1,7 +1,7 @@
 """Session: who won an evening (standings, matches), its biggest pools and notable games.
 
 The page opens on the latest evening in view (the newest date and event the sidebar's
-filters keep, :func:`gops_records.analytics.evenings`) with a one-line callout of who won
+filters keep, :func:`gops_records.games.gops.analytics.evenings`) with a one-line callout of who won
 it; the *Evening* picker goes back to an earlier evening or widens to all evenings in
 view (``?evening=all``; another evening is ``?evening=2026-03-03 · Tuesday club``).
 """
@@ -15,7 +15,7 @@ from gops_records.dashboards.evening_pick import EveningPicker
 from gops_records.dashboards.pages_game import game_table
 from gops_records.dashboards.text import escape_md
 
-from gops_records.analytics import evening_filters
+from gops_records.games.gops.analytics import evening_filters
 
 P_EVENING = "evening"
 EVENINGS_LISTED = 200  # the picker offers this many newest evenings

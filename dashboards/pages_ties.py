@@ -11,7 +11,7 @@ import streamlit as st
 from gops_records.dashboards import charts, data, ui
 from gops_records.dashboards.pages_game import game_table
 
-from gops_records.analytics import CLASSIC, VariantKind
+from gops_records.games.gops.analytics import CLASSIC, VariantKind
 
 PAIRS_SHOWN = 400  # the pairs with the most rounds together, for the heatmap
 

@@ -1,6 +1,6 @@
 """gops-records: notation, rules engine, validation, storage and analytics for Gops games."""
 
-from gops_records import address_space as _address_space
+from gops_records.core import address_space as _address_space
 
 __version__ = "0.1.0"
 

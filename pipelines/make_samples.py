@@ -18,9 +18,9 @@ import random
 import sys
 from pathlib import Path
 
-from gops_records.notation import read_reports, write_game
-from gops_records.rules import RuleProfile, TieRule
-from gops_records.simulate import (
+from gops_records.games.gops.notation import read_reports, write_game
+from gops_records.games.gops.rules import RuleProfile, TieRule
+from gops_records.games.gops.simulate import (
     CLUBS,
     BrokenRecord,
     Evening,

@@ -129,8 +129,8 @@ def liveliest(db: Path) -> dict[str, str]:
     on: the latest evening."""
     from urllib.parse import urlencode
 
-    from gops_records.analytics import Filters, largest_pools, standings
-    from gops_records.store.db import reading
+    from gops_records.games.gops.analytics import Filters, largest_pools, standings
+    from gops_records.core.store.db import reading
 
     with reading(db) as con:
         top = largest_pools(con, Filters(), 1)
@@ -179,7 +179,7 @@ def shoot(url: str, out: Path, pages: dict[str, str] = PAGES) -> list[Path]:
 
 def sample_db(folder: Path) -> Path:
     """The bundled samples imported into a fresh database under ``folder``."""
-    from gops_records.importer import import_paths
+    from gops_records.core.importer import import_paths
 
     db = folder / "samples.duckdb"
     with contextlib.chdir(ROOT):  # sources as a user's `gops demo` stores them: data/samples/...

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from gops_records.bots import (
+from gops_records.games.gops.bots import (
     BOTS,
     ChaserBot,
     NoisyBot,
@@ -20,8 +20,8 @@ from gops_records.bots import (
     get_bot,
     nearest,
 )
-from gops_records.rules import RuleProfile
-from gops_records.simulate import play_game
+from gops_records.games.gops.rules import RuleProfile
+from gops_records.games.gops.simulate import play_game
 
 FULL = tuple(range(1, 14))
 PROFILE = RuleProfile()

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from gops_records.checking import VERDICT_COLUMNS, check_bytes, echo
-from gops_records.errors import DecodeError
-from gops_records.notation import read_reports, write_game
-from gops_records.rules import RuleProfile, TieRule
-from gops_records.simulate import BrokenRecord, simulate
+from gops_records.core.checking import VERDICT_COLUMNS, check_bytes, echo
+from gops_records.core.errors import DecodeError
+from gops_records.games.gops.notation import read_reports, write_game
+from gops_records.games.gops.rules import RuleProfile, TieRule
+from gops_records.games.gops.simulate import BrokenRecord, simulate
 
 DATA = Path(__file__).parent / "data"
 

@@ -11,9 +11,9 @@ from store.gamefiles import SMALL, club_game
 from typer.testing import CliRunner
 
 from gops_records.cli import app
-from gops_records.games_query import game_ref
-from gops_records.importer import import_paths
-from gops_records.store.db import reading
+from gops_records.core.games_query import game_ref
+from gops_records.core.importer import import_paths
+from gops_records.core.store.db import reading
 
 ENV = {"COLUMNS": "250", "GOPS_DB": ""}
 THREE = """[Event "Friday"]

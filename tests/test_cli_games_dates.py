@@ -16,7 +16,7 @@ from store.gamefiles import club_game
 from typer.testing import CliRunner
 
 from gops_records.cli import app
-from gops_records.importer import import_paths
+from gops_records.core.importer import import_paths
 
 ENV = {"COLUMNS": "250", "GOPS_DB": ""}
 GIN_CLUB = Path(__file__).resolve().parent / "gin" / "gin_club.gin"

@@ -11,9 +11,9 @@ import pytest
 from store.gamefiles import SMALL, club_game, run_python
 from typer.testing import CliRunner
 
-from gops_records import importer
+from gops_records.core import importer
 from gops_records.cli import app
-from gops_records.importer import import_paths
+from gops_records.core.importer import import_paths
 
 ENV = {"COLUMNS": "250", "GOPS_DB": ""}
 BROKEN = SMALL.replace("2. 3D AC 2S", "2. 3D 3C 2S")
@@ -107,7 +107,7 @@ def test_locked_database_exits_2_with_a_plain_message(tmp_path: Path, monkeypatc
     (tmp_path / "g.gops").write_text(SMALL)
     holder = run_python(f"import duckdb, time\ncon = duckdb.connect({str(db)!r})\n"
                         "print('holding', flush=True)\ntime.sleep(60)")
-    # gops import calls gops_records.importer.import_paths (imported when the command runs)
+    # gops import calls gops_records.core.importer.import_paths (imported when the command runs)
     monkeypatch.setattr(importer, "import_paths",
                         functools.partial(import_paths, lock_timeout=0.5))
     try:

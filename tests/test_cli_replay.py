@@ -205,7 +205,7 @@ def test_open_prizes_show_the_row_the_prize_taken_and_what_a_tie_set_aside(
 
 
 def test_a_stored_variant_game_replays_from_the_database(run, tmp_path):
-    from gops_records.importer import import_paths
+    from gops_records.core.importer import import_paths
 
     (tmp_path / "pairs.gops").write_text(PAIRS, encoding="utf-8")
     db = tmp_path / "t.duckdb"

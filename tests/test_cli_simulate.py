@@ -7,9 +7,9 @@ from collections import Counter
 from typer.testing import CliRunner
 
 from gops_records.cli import app
-from gops_records.notation import parse
-from gops_records.simulate import player
-from gops_records.validate import validate_game
+from gops_records.games.gops.notation import parse
+from gops_records.games.gops.simulate import player
+from gops_records.games.gops.validate import validate_game
 
 runner = CliRunner()
 

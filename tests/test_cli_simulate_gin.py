@@ -5,8 +5,8 @@ from __future__ import annotations
 from typer.testing import CliRunner
 
 from gops_records.cli import app
-from gops_records.gin.grouping import group_hands
-from gops_records.gin.replay import read_hands
+from gops_records.games.gin.grouping import group_hands
+from gops_records.games.gin.replay import read_hands
 
 runner = CliRunner()
 ENV = {"COLUMNS": "250"}

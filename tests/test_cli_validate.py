@@ -342,7 +342,7 @@ def test_a_csv_round_log_is_validated_as_import_reads_it(run, tmp_path):
 
 
 def test_validate_and_import_agree_on_a_round_log(run, tmp_path):
-    from gops_records.importer import import_paths
+    from gops_records.core.importer import import_paths
 
     path = tmp_path / "log.csv"
     path.write_text(ROUND_LOG)

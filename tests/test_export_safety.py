@@ -18,7 +18,7 @@ from store.gamefiles import SMALL
 from typer.testing import CliRunner
 
 from gops_records.cli import app
-from gops_records.importer import import_paths
+from gops_records.core.importer import import_paths
 
 ROOT = Path(__file__).resolve().parents[1]
 GIN_SAMPLE = ROOT / "data" / "samples" / "2026-01-15-thursday-club-gin.gin"
@@ -257,9 +257,9 @@ import csv  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from gops_records.export import export_games  # noqa: E402
-from gops_records.notation import CardToken, GameRecord, RoundRecord, write_game  # noqa: E402
-from gops_records.roundlogs import FORMULA_STARTS  # noqa: E402
+from gops_records.core.export import export_games  # noqa: E402
+from gops_records.games.gops.notation import CardToken, GameRecord, RoundRecord, write_game  # noqa: E402
+from gops_records.games.gops.roundlogs import FORMULA_STARTS  # noqa: E402
 
 HOSTILE = ['=HYPERLINK("http://evil.example","x")', "+1", "-x", "@x", "\tTab", "'quoted",
            "''twice", "=1+1 ", " Space", "plain"]
@@ -352,7 +352,7 @@ def test_any_names_come_back_from_csv_with_the_same_ids(names: list[str],
 
 @given(st.text(st.sampled_from("=+-@\t\r' x")))
 def test_the_escape_is_undone_exactly(text: str) -> None:
-    from gops_records.roundlogs import escape_cell, unescape_cell
+    from gops_records.games.gops.roundlogs import escape_cell, unescape_cell
 
     escaped = escape_cell(text)
     assert unescape_cell(escaped) == text

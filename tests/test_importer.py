@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from store.gamefiles import SMALL, club_game, counts, run_python
 
-from gops_records.importer import find_long_line, import_paths
-from gops_records.replay.chunks import KEPT_BYTES
-from gops_records.sources import SourceError
-from gops_records.store.db import reading
+from gops_records.core.importer import find_long_line, import_paths
+from gops_records.games.gops.replay.chunks import KEPT_BYTES
+from gops_records.core.sources import SourceError
+from gops_records.core.store.db import reading
 
 LATIN1 = '[Event "Frühjahr"]\n[A "José"]\n[B "Müller"]\n[Cards "3"]\n\n' + SMALL.split("\n\n")[1]
 
@@ -195,7 +195,7 @@ def test_a_100_mb_single_game_is_quarantined_in_bounded_memory(tmp_path: Path) -
     (folder / "huge.gops").write_bytes(b"8d 9c 9s " * (size // 9))
     (folder / "club.gops").write_text(club_game(1), encoding="utf-8")
     db = tmp_path / "t.duckdb"
-    code = (f"{PEAK_KB}from gops_records.importer import import_paths\n"
+    code = (f"{PEAK_KB}from gops_records.core.importer import import_paths\n"
             f"s = import_paths([{str(folder)!r}], {str(db)!r})\n"
             "print(json.dumps([s.as_dict(), peak_kb()]))")
     proc = run_python(code)
@@ -217,7 +217,7 @@ def test_a_100_mb_line_of_many_games_is_read_in_bounded_memory(tmp_path: Path) -
     unit = b"1. 4d 3c 5s 2. 5d 4c 3s "
     (folder / "line.gops").write_bytes(b'[Event "x"] ' + unit * (100 * 2**20 // len(unit)))
     db = tmp_path / "t.duckdb"
-    code = (f"{PEAK_KB}from gops_records.importer import import_paths\n"
+    code = (f"{PEAK_KB}from gops_records.core.importer import import_paths\n"
             f"s = import_paths([{str(folder)!r}], {str(db)!r})\n"
             "print(json.dumps([s.as_dict(), peak_kb()]))")
     proc = run_python(code)

@@ -49,5 +49,5 @@ def test_the_wheel_holds_only_gops_records(tmp_path: Path) -> None:
     tops = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
     assert tops == {"gops_records"}
     for shipped in ("gops_records/dashboards/app.py", "gops_records/pipelines/make_samples.py",
-                    "gops_records/py.typed", "gops_records/store/schema.py"):
+                    "gops_records/py.typed", "gops_records/core/store/schema.py"):
         assert shipped in names

@@ -15,9 +15,9 @@ from store.gamefiles import SMALL, club_game
 from typer.testing import CliRunner
 
 from gops_records.cli import app
-from gops_records.importer import import_paths
-from gops_records.rejects import ResolvedHow, list_rejects, recheck
-from gops_records.store.db import connect, reading
+from gops_records.core.importer import import_paths
+from gops_records.core.rejects import ResolvedHow, list_rejects, recheck
+from gops_records.core.store.db import connect, reading
 
 ENV = {"COLUMNS": "250", "GOPS_DB": ""}
 #: A broken 3-card game: Ann bids her 3 again in round 2.

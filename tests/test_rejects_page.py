@@ -10,9 +10,9 @@ import pytest
 from store.gamefiles import SMALL, club_game
 from streamlit.testing.v1 import AppTest
 
-from gops_records.importer import import_paths
-from gops_records.rejects import recheck
-from gops_records.store.db import connect
+from gops_records.core.importer import import_paths
+from gops_records.core.rejects import recheck
+from gops_records.core.store.db import connect
 
 APP = Path(__file__).resolve().parents[1] / "dashboards" / "app.py"
 BROKEN = SMALL.replace("2. 3D AC 2S", "2. 3D 3C 2S")

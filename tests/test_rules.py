@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gops_records.errors import (
+from gops_records.core.errors import (
     CardNotInHand,
     GameOver,
     IllegalRound,
@@ -16,7 +16,7 @@ from gops_records.errors import (
     UnknownCard,
     WrongBidCount,
 )
-from gops_records.rules import (
+from gops_records.games.gops.rules import (
     Game,
     PrizeOrder,
     RuleProfile,

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gops_records.rules import RuleProfile, TieRule, play_game
+from gops_records.games.gops.rules import RuleProfile, TieRule, play_game
 
 pyspiel = pytest.importorskip("pyspiel")  # CI installs open-spiel: this test runs there
 

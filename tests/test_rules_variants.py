@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gops_records.errors import (
+from gops_records.core.errors import (
     BidCardRepeated,
     CardNotInHand,
     GameOver,
@@ -22,7 +22,7 @@ from gops_records.errors import (
     WrongBidCount,
     WrongRevealCount,
 )
-from gops_records.rules import Game, PrizeOrder, RuleProfile, TieRule, resolve
+from gops_records.games.gops.rules import Game, PrizeOrder, RuleProfile, TieRule, resolve
 
 # -- profiles --------------------------------------------------------------------------------
 

@@ -10,11 +10,11 @@ import statistics
 
 import pytest
 
-from gops_records.bots import Bot, Personality, PrizeBot, RandomBot
-from gops_records.errors import CardNotInHand, PrizeRepeated
-from gops_records.notation import GameRecord, parse, read_reports, write_game, write_games
-from gops_records.rules import PrizeOrder, RuleProfile, TieRule
-from gops_records.simulate import (
+from gops_records.games.gops.bots import Bot, Personality, PrizeBot, RandomBot
+from gops_records.core.errors import CardNotInHand, PrizeRepeated
+from gops_records.games.gops.notation import GameRecord, parse, read_reports, write_game, write_games
+from gops_records.games.gops.rules import PrizeOrder, RuleProfile, TieRule
+from gops_records.games.gops.simulate import (
     CLUBS,
     ROSTER,
     BrokenRecord,
@@ -31,7 +31,7 @@ from gops_records.simulate import (
     simulate_game,
     write_simulation,
 )
-from gops_records.validate import validate_game
+from gops_records.games.gops.validate import validate_game
 
 PROFILES = [
     RuleProfile(),

@@ -10,12 +10,12 @@ import random
 import pytest
 from typer.testing import CliRunner
 
-from gops_records.bots import BOTS, Situation, nearest_sum
-from gops_records.cards import SEATS
+from gops_records.games.gops.bots import BOTS, Situation, nearest_sum
+from gops_records.games.gops.cards import SEATS
 from gops_records.cli.app import app
-from gops_records.notation import read_reports, write_game
-from gops_records.rules import RuleProfile, TieRule
-from gops_records.simulate import broken_records, play_game, record_of
+from gops_records.games.gops.notation import read_reports, write_game
+from gops_records.games.gops.rules import RuleProfile, TieRule
+from gops_records.games.gops.simulate import broken_records, play_game, record_of
 
 VARIANTS = [RuleProfile(bid_cards=2), RuleProfile(bid_cards=3, players=3),
             RuleProfile(cards=7, bid_cards=2, players=4, tie_rule=TieRule.DISCARD),

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from gops_records.notation import parse, read_reports, write_game
-from gops_records.replay.problems import CODES as ALL_CODES
-from gops_records.report import GameReport
-from gops_records.rules import PrizeOrder, TieRule
-from gops_records.validate import validate_game
+from gops_records.games.gops.notation import parse, read_reports, write_game
+from gops_records.games.gops.replay.problems import CODES as ALL_CODES
+from gops_records.games.gops.report import GameReport
+from gops_records.games.gops.rules import PrizeOrder, TieRule
+from gops_records.games.gops.validate import validate_game
 
 
 def check(text: str) -> GameReport:

@@ -12,7 +12,7 @@ import typer
 from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from gops_records import __version__
-from gops_records.errors import GopsError
+from gops_records.core.errors import GopsError
 
 #: Words shown for a value whose command gives no metavar, instead of a Python type name.
 _WORDS = {"<str>": "TEXT", "<int>": "N", "<int range>": "N", "<float>": "NUMBER",

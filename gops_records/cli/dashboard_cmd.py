@@ -15,7 +15,7 @@ import typer
 from gops_records.cli.app import app, fail, fail_on
 from gops_records.cli.import_cmd import describe_summary
 from gops_records.cli.options import DbOption
-from gops_records.errors import GopsError
+from gops_records.core.errors import GopsError
 
 DEFAULT_PORT = 8501
 DEFAULT_ADDRESS = "127.0.0.1"
@@ -87,7 +87,7 @@ def check_port(address: str, port: int) -> None:
 
 def serve(db: Path, port: int, address: str) -> None:
     """Run the dashboard in this process's place (so stopping `gops` stops the server)."""
-    from gops_records.store.db import ENV_VAR
+    from gops_records.core.store.db import ENV_VAR
 
     check_port(address, port)
     db = db.resolve()
@@ -126,7 +126,7 @@ def dashboard(
 
         gops dashboard --db club.duckdb --port 8502
     """
-    from gops_records.store.db import resolve_db
+    from gops_records.core.store.db import resolve_db
 
     serve(resolve_db(db), port, address)
 
@@ -154,8 +154,8 @@ def demo(
         gops demo
         gops demo --db /tmp/demo.duckdb --no-dashboard
     """
-    from gops_records.importer import import_paths
-    from gops_records.store.db import resolve_db
+    from gops_records.core.importer import import_paths
+    from gops_records.core.store.db import resolve_db
 
     folder = samples_dir()
     if folder is None:
@@ -179,7 +179,7 @@ def demo(
 def sample_rejects(db: Path, folder: Path) -> str:
     """What the demo says of the samples' rejected records, counted in the database: they
     are broken on purpose, to show the quarantine ('' when there are none)."""
-    from gops_records.store.db import reading, resolve_db
+    from gops_records.core.store.db import reading, resolve_db
 
     prefix = str(folder).rstrip("/\\") + os.sep
     with reading(db) as con:

@@ -11,11 +11,11 @@ import typer
 
 from gops_records.cli.app import app, fail, fail_on
 from gops_records.cli.options import DbOption
-from gops_records.errors import GopsError
-from gops_records.export_format import ExportFormat
+from gops_records.core.errors import GopsError
+from gops_records.core.export_format import ExportFormat
 
 if TYPE_CHECKING:
-    from gops_records.games_query import GameFilter
+    from gops_records.core.games_query import GameFilter
 
 
 def parse_date(option: str, value: str | None) -> date | None:
@@ -45,7 +45,7 @@ EventOption = Annotated[list[str] | None, typer.Option(
 def selection_of(player: list[str] | None, event: list[str] | None, date_from: str | None,
                  date_to: str | None) -> GameFilter:
     """The games the filter options select (exit 2 for a bad date or an empty range)."""
-    from gops_records.games_query import GameFilter
+    from gops_records.core.games_query import GameFilter
 
     selection = GameFilter(tuple(player or ()), tuple(event or ()),
                            parse_date("--from", date_from), parse_date("--to", date_to))
@@ -100,8 +100,8 @@ def export(
     """
     import duckdb
 
-    from gops_records.export import STDOUT, export_games
-    from gops_records.store.db import resolve_db
+    from gops_records.core.export import STDOUT, export_games
+    from gops_records.core.store.db import resolve_db
 
     selection = selection_of(player, event, date_from, date_to)
     try:

@@ -18,11 +18,11 @@ from gops_records.cli.export_cmd import (
     selection_of,
 )
 from gops_records.cli.options import DbOption
-from gops_records.errors import GopsError
+from gops_records.core.errors import GopsError
 
 if TYPE_CHECKING:
-    from gops_records.games_query import StoredGame
-    from gops_records.gin.games import GinGameRow
+    from gops_records.core.games_query import StoredGame
+    from gops_records.games.gin.games import GinGameRow
 
 DEFAULT_LIMIT = 100
 
@@ -69,9 +69,9 @@ def games(
         gops games --event "Thursday club" --json
         gops games --game gin --player Alice
     """
-    from gops_records.games_query import find_games
-    from gops_records.gin.games import gin_counts
-    from gops_records.store.db import reading
+    from gops_records.core.games_query import find_games
+    from gops_records.games.gin.games import gin_counts
+    from gops_records.core.store.db import reading
 
     selection = selection_of(player, event, date_from, date_to)
     if kind is GameKind.GIN:
@@ -120,8 +120,8 @@ def table(found: list[StoredGame]) -> str:
 
 def gin_games(db, selection, limit: int, as_json: bool) -> None:
     """`gops games --game gin`: the stored Gin Rummy games."""
-    from gops_records.gin.games import find_gin_games
-    from gops_records.store.db import reading
+    from gops_records.games.gin.games import find_gin_games
+    from gops_records.core.store.db import reading
 
     try:
         with reading(db) as con:

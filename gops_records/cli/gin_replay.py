@@ -17,21 +17,21 @@ from typing import TYPE_CHECKING, NoReturn
 import typer
 
 from gops_records.cli.app import EXIT_INVALID, EXIT_OK, fail, fail_on
-from gops_records.errors import GopsError
+from gops_records.core.errors import GopsError
 
 if TYPE_CHECKING:
     import duckdb
 
     from gops_records.cli.replay_cmd import Found
-    from gops_records.gin.checking import GinRecord
-    from gops_records.gin.games import StoredHand
+    from gops_records.games.gin.checking import GinRecord
+    from gops_records.games.gin.games import StoredHand
 
 
 def replay_gin(path: Path, number: int, encoding: str) -> NoReturn:
     """Print record ``number`` (1-based) of a Gin Rummy file; exit 0 if valid, 1 if not."""
-    from gops_records.gin.checking import gin_kind, read_gin_source
-    from gops_records.gin.render import render
-    from gops_records.sources import read_text, source_name
+    from gops_records.games.gin.checking import gin_kind, read_gin_source
+    from gops_records.games.gin.render import render
+    from gops_records.core.sources import read_text, source_name
 
     try:
         text = read_text(path, encoding)
@@ -53,22 +53,22 @@ def replay_gin(path: Path, number: int, encoding: str) -> NoReturn:
 def find_gin(con: duckdb.DuckDBPyConnection, text: str) -> list[Found]:
     """The stored Gin Rummy games and hands ``text`` names."""
     from gops_records.cli.replay_cmd import Found
-    from gops_records.gin.games import gin_matches
+    from gops_records.games.gin.games import gin_matches
 
     return [Found("gin", what, found) for what, found in gin_matches(con, text)]
 
 
 def close_gin(con: duckdb.DuckDBPyConnection, text: str) -> list[str]:
     """References or ids of stored Gin Rummy games and hands close to ``text``."""
-    from gops_records.gin.games import gin_close
+    from gops_records.games.gin.games import gin_close
 
     return gin_close(con, text)
 
 
 def replay_gin_stored(db: Path | None, found: Found) -> NoReturn:
     """Replay a stored Gin Rummy game (its score sheet) or full hand (turn by turn)."""
-    from gops_records.gin.games import game_hands, stored_hand
-    from gops_records.store.db import reading
+    from gops_records.games.gin.games import game_hands, stored_hand
+    from gops_records.core.store.db import reading
 
     if found.what == "game":
         _replay_game(db, found.id, None)
@@ -82,8 +82,8 @@ def replay_gin_stored(db: Path | None, found: Found) -> NoReturn:
             fail(f"Gin Rummy hand {hand.ref} is a score-sheet line of no stored game "
                  "(its sheet has no Match tag): there is no turn to replay")
         _replay_game(db, hand.game_id, hand)
-    from gops_records.games_query import shown_date
-    from gops_records.gin.render import render
+    from gops_records.core.games_query import shown_date
+    from gops_records.games.gin.render import render
 
     record = _stored_record(hand.raw_text, "stored.gin")
     place = ", ".join(bit for bit in (
@@ -105,11 +105,11 @@ def _replay_game(db: Path | None, game_id: int, via: StoredHand | None) -> NoRet
     """A stored game's score sheet, hand by hand, and the references of its full hands."""
     import io
 
-    from gops_records.games_query import GameFilter
-    from gops_records.gin.export import export_gin
-    from gops_records.gin.games import find_gin_games, game_hands
-    from gops_records.gin.render import render
-    from gops_records.store.db import reading
+    from gops_records.core.games_query import GameFilter
+    from gops_records.games.gin.export import export_gin
+    from gops_records.games.gin.games import find_gin_games, game_hands
+    from gops_records.games.gin.render import render
+    from gops_records.core.store.db import reading
 
     selection = GameFilter(game_ids=(game_id,))
     try:
@@ -137,19 +137,19 @@ def _replay_game(db: Path | None, game_id: int, via: StoredHand | None) -> NoRet
 
 def _stored_record(text: str, source: str) -> GinRecord:
     """The one record of a stored hand's or game's text, read as a file of its kind."""
-    from gops_records.gin.checking import read_gin_source
+    from gops_records.games.gin.checking import read_gin_source
 
     (record,) = [r for batch in read_gin_source(text, source) for r in batch.records]
     return record
 
 
 def _db(db: Path | None) -> Path:
-    from gops_records.store.db import resolve_db
+    from gops_records.core.store.db import resolve_db
 
     return resolve_db(db)
 
 
 def _ref(record_id: int) -> str:
-    from gops_records.games_query import game_ref
+    from gops_records.core.games_query import game_ref
 
     return game_ref(record_id)

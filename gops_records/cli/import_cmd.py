@@ -12,10 +12,10 @@ import typer
 from gops_records.cli.app import EXIT_INVALID, EXIT_OK, EXIT_USAGE, app, fail_on
 from gops_records.cli.options import DbOption
 from gops_records.cli.validate_cmd import EncodingOption
-from gops_records.errors import GopsError
+from gops_records.core.errors import GopsError
 
 if TYPE_CHECKING:
-    from gops_records.importer import ImportSummary
+    from gops_records.core.importer import ImportSummary
 
 
 @app.command("import")
@@ -61,9 +61,9 @@ def import_(
         TimeRemainingColumn,
     )
 
-    from gops_records.importer import IMPORT_SUFFIXES, import_paths
-    from gops_records.sources import SourcesUnreadable, find_files
-    from gops_records.store.db import resolve_db
+    from gops_records.core.importer import IMPORT_SUFFIXES, import_paths
+    from gops_records.core.sources import SourcesUnreadable, find_files
+    from gops_records.core.store.db import resolve_db
 
     unreadable: list[GopsError] = []
     try:  # the import names what cannot be read; here it only sizes the progress bar
@@ -127,6 +127,6 @@ def describe_summary(s: ImportSummary, db: Path) -> str:
 
 def rejects_command(db: Path) -> str:
     """``gops rejects``, with ``--db`` when the database is not the default one."""
-    from gops_records.store.db import default_db_path
+    from gops_records.core.store.db import default_db_path
 
     return "gops rejects" if Path(db) == default_db_path() else f"gops rejects --db {db}"

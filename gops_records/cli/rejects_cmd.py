@@ -10,10 +10,10 @@ import typer
 from gops_records.cli.app import app, fail, fail_on
 from gops_records.cli.options import DbOption
 from gops_records.cli.validate_cmd import EncodingOption
-from gops_records.errors import GopsError
+from gops_records.core.errors import GopsError
 
 if TYPE_CHECKING:
-    from gops_records.rejects import RecheckResult, Reject
+    from gops_records.core.rejects import RecheckResult, Reject
 
 
 @app.command("rejects")
@@ -55,8 +55,8 @@ def rejects(
         gops rejects --show 32fe81a7
         gops rejects --recheck --open --json
     """
-    from gops_records.rejects import describe, find_reject, list_rejects, recheck
-    from gops_records.store.db import connect, reading, resolve_db
+    from gops_records.core.rejects import describe, find_reject, list_rejects, recheck
+    from gops_records.core.store.db import connect, reading, resolve_db
 
     checked: RecheckResult | None = None
     try:

@@ -19,7 +19,7 @@ from gops_records.cli.app import EXIT_INVALID, EXIT_OK, app, fail, fail_on
 from gops_records.cli.gin_replay import close_gin, find_gin, replay_gin, replay_gin_stored
 from gops_records.cli.options import DbOption
 from gops_records.cli.validate_cmd import EncodingOption
-from gops_records.errors import GopsError
+from gops_records.core.errors import GopsError
 
 if TYPE_CHECKING:
     import duckdb
@@ -40,7 +40,7 @@ class Found:
 
     @property
     def ref(self) -> str:
-        from gops_records.games_query import game_ref
+        from gops_records.core.games_query import game_ref
 
         return game_ref(self.id)
 
@@ -100,7 +100,7 @@ def replay(
         gops replay g3f2a9c0 --db club.duckdb
         gops replay g1ac4740b --game gin
     """
-    from gops_records.games_query import looks_like_game
+    from gops_records.core.games_query import looks_like_game
 
     path = Path(what)
     stored = not path.exists() and looks_like_game(what)
@@ -138,8 +138,8 @@ def _kind_and_number(game: str | None, number: int | None) -> tuple[str | None, 
 def replay_gops_file(path: Path, number: int, encoding: str) -> NoReturn:
     """Print game ``number`` (1-based) of a .gops file or round log; exit 0 if valid."""
     from gops_records.cli.replay_table import render_replay
-    from gops_records.notation import read_reports
-    from gops_records.sources import read_text, source_name
+    from gops_records.games.gops.notation import read_reports
+    from gops_records.core.sources import read_text, source_name
 
     try:
         text = read_text(path, encoding)
@@ -161,7 +161,7 @@ def choose(text: str, found: list[Found], close: tuple[str, ...] | list[str],
            noun: str = "game") -> Found:
     """The one stored record ``text`` names; :class:`GameNotFound` when it names none
     (with the ``close`` references or ids) or several (naming each)."""
-    from gops_records.games_query import REF_PATTERN, GameNotFound
+    from gops_records.core.games_query import REF_PATTERN, GameNotFound
 
     if len(found) == 1:
         return found[0]
@@ -177,7 +177,7 @@ def choose(text: str, found: list[Found], close: tuple[str, ...] | list[str],
 
 def replay_stored(what: str, db: Path | None, kinds: tuple[str, ...]) -> NoReturn:
     """Replay the stored record ``what`` names among the game ``kinds``."""
-    from gops_records.store.db import reading
+    from gops_records.core.store.db import reading
 
     noun = REPLAYS[kinds[0]].stored_noun if len(kinds) == 1 else "game"
     try:
@@ -192,14 +192,14 @@ def replay_stored(what: str, db: Path | None, kinds: tuple[str, ...]) -> NoRetur
 
 def find_gops(con: duckdb.DuckDBPyConnection, text: str) -> list[Found]:
     """The stored Gops games ``text`` names."""
-    from gops_records.games_query import id_matches
+    from gops_records.core.games_query import id_matches
 
     return [Found("gops", "game", game_id) for game_id in id_matches(con, text)]
 
 
 def close_gops(con: duckdb.DuckDBPyConnection, text: str) -> list[str]:
     """References or ids of stored Gops games close to ``text``."""
-    from gops_records.games_query import close_ids
+    from gops_records.core.games_query import close_ids
 
     return close_ids(con, text)
 
@@ -207,10 +207,10 @@ def close_gops(con: duckdb.DuckDBPyConnection, text: str) -> list[str]:
 def replay_gops_stored(db: Path | None, found: Found) -> NoReturn:
     """Replay a stored game, rebuilt from the database as gops export writes it."""
     from gops_records.cli.replay_table import render_replay
-    from gops_records.export import iter_records
-    from gops_records.games_query import GameFilter
-    from gops_records.store.db import reading, resolve_db
-    from gops_records.validate import validate_game
+    from gops_records.core.export import iter_records
+    from gops_records.core.games_query import GameFilter
+    from gops_records.core.store.db import reading, resolve_db
+    from gops_records.games.gops.validate import validate_game
 
     game_id = found.id
     try:
@@ -228,7 +228,7 @@ def replay_gops_stored(db: Path | None, found: Found) -> NoReturn:
 
 
 def _is_gin_file(path: Path) -> bool:
-    from gops_records.gin.checking import gin_kind
+    from gops_records.games.gin.checking import gin_kind
 
     return gin_kind(path) is not None
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gops_records.round_reading import BIDS, columns, read_rounds, rules_text
+from gops_records.games.gops.round_reading import BIDS, columns, read_rounds, rules_text
 
-if TYPE_CHECKING:  # gops_records.report, imported first, closes a circle with notation
-    from gops_records.report import GameReport
+if TYPE_CHECKING:  # gops_records.games.gops.report, imported first, closes a circle with notation
+    from gops_records.games.gops.report import GameReport
 
 #: Column gap of the table.
 GAP = "  "

@@ -9,8 +9,8 @@ import typer
 
 from gops_records.cli.app import app, fail_on
 from gops_records.cli.options import DbOption
-from gops_records.errors import GopsError
-from gops_records.scouting.defaults import DEFAULT_GAMES
+from gops_records.core.errors import GopsError
+from gops_records.games.gops.scouting.defaults import DEFAULT_GAMES
 
 
 @app.command("scout")
@@ -46,8 +46,8 @@ def scout(
 
         gops scout "Bruno Keller" --vs "Anna de Vries" --json --seed 7
     """
-    from gops_records.scouting.kept_store import asked, keep
-    from gops_records.store.db import reading
+    from gops_records.games.gops.scouting.kept_store import asked, keep
+    from gops_records.core.store.db import reading
 
     try:
         with reading(db) as con:  # the kept report if it still holds, else computed

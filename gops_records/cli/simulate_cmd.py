@@ -10,18 +10,18 @@ from typing import TYPE_CHECKING, Annotated, TextIO, TypeVar
 
 import typer
 
-from gops_records.bots import BOTS
+from gops_records.games.gops.bots import BOTS
 from gops_records.cli.app import app, fail
 from gops_records.cli.games_cmd import GameKind
-from gops_records.errors import GopsError
-from gops_records.gin.melds import RunOrder
-from gops_records.rules import PrizeOrder, RuleProfile, TieRule
-from gops_records.simulate_defaults import DEFAULT_START
+from gops_records.core.errors import GopsError
+from gops_records.games.gin.melds import RunOrder
+from gops_records.games.gops.rules import PrizeOrder, RuleProfile, TieRule
+from gops_records.games.gops.simulate_defaults import DEFAULT_START
 
 if TYPE_CHECKING:
-    from gops_records.gin.rules import GinProfile
-    from gops_records.gin.simulate import GinSimulationSummary
-    from gops_records.simulate import SimulationSummary
+    from gops_records.games.gin.rules import GinProfile
+    from gops_records.games.gin.simulate import GinSimulationSummary
+    from gops_records.games.gops.simulate import SimulationSummary
 
 S = TypeVar("S")
 
@@ -101,7 +101,7 @@ def simulate(
     --hands N hands) in matches (first to two games) at club evenings, in the styles
     knocker, gin-hunter, pile-taker and random; --broken N adds hands with a known defect.
     """
-    from gops_records.simulate import roster, write_simulation
+    from gops_records.games.gops.simulate import roster, write_simulation
 
     given = {name for name in (*GOPS_ONLY, *GIN_ONLY)
              if ctx.get_parameter_source(name).name == "COMMANDLINE"}
@@ -204,8 +204,8 @@ def _simulate_gin(games: int, hands: int | None, seed: int, runs: RunOrder,
                   bots: str | None, broken: int, out: Path | None, start: str,
                   jobs: int) -> None:
     """`gops simulate --game gin`: Gin Rummy evenings written as .gin."""
-    from gops_records.gin import simulate as gin_simulate
-    from gops_records.gin.rules import GinProfile
+    from gops_records.games.gin import simulate as gin_simulate
+    from gops_records.games.gin.rules import GinProfile
 
     names = None
     if bots is not None:
@@ -236,7 +236,7 @@ def _count(n: int, one: str, many: str | None = None) -> str:
 def describe_gin(summary: GinSimulationSummary, profile: GinProfile, seed: int,
                  out: Path | None) -> str:
     """The summary `gops simulate --game gin` prints on stderr."""
-    from gops_records.gin.bots import GIN_BOTS
+    from gops_records.games.gin.bots import GIN_BOTS
 
     what = (f"{_count(summary.hands, 'hand')}, {_count(summary.games, 'finished game')} "
             f"in {_count(summary.matches, 'match', 'matches')}")

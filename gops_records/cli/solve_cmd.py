@@ -9,9 +9,9 @@ from typing import Annotated
 import typer
 
 from gops_records.cli.app import app, fail
-from gops_records.errors import GopsError
-from gops_records.rules import TieRule
-from gops_records.theory.position import Objective
+from gops_records.core.errors import GopsError
+from gops_records.games.gops.rules import TieRule
+from gops_records.games.gops.theory.position import Objective
 
 #: The largest hand `gops solve` analyses: the solver's time grows 5 to 30 times a card;
 #: 8 cards take half a minute to ten minutes (docs/theory.md, benchmarks/bench_solve.py).
@@ -73,8 +73,8 @@ def solve(
         gops solve --cards 5 --tie-rule carry --objective win --hand-a 1,3,5 --hand-b 2,3,4
         --prizes 2,4,5 --pool 3 --lead -1 --json
     """
-    from gops_records.theory import position as positions
-    from gops_records.theory.solver import Solver
+    from gops_records.games.gops.theory import position as positions
+    from gops_records.games.gops.theory.solver import Solver
 
     state_flags = {"--hand-a": _cards("--hand-a", hand_a), "--hand-b": _cards("--hand-b", hand_b),
                    "--prizes": _cards("--prizes", prizes)}

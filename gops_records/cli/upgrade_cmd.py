@@ -6,7 +6,7 @@ import typer
 
 from gops_records.cli.app import app, fail_on
 from gops_records.cli.options import DbOption
-from gops_records.errors import GopsError
+from gops_records.core.errors import GopsError
 
 
 @app.command("upgrade")
@@ -22,8 +22,8 @@ def upgrade(db: DbOption = None) -> None:
 
         gops upgrade --db club.duckdb
     """
-    from gops_records.store.db import resolve_db
-    from gops_records.store.db import upgrade as upgrade_file
+    from gops_records.core.store.db import resolve_db
+    from gops_records.core.store.db import upgrade as upgrade_file
 
     path = resolve_db(db)
     try:

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from gops_records.cli.app import EXIT_INVALID, EXIT_OK, EXIT_USAGE, app
-from gops_records.errors import GopsError
+from gops_records.core.errors import GopsError
 
 EncodingOption = Annotated[str, typer.Option(
     "--encoding", metavar="NAME", help="Text encoding of the files (utf-8 with or without "
@@ -39,11 +39,11 @@ def validate(
 
         gops validate club/2026-11-26.gops club/older/ --json
     """
-    from gops_records.checking import check_source
-    from gops_records.gin.checking import gin_last
-    from gops_records.gin.sheet_check import FullHands
-    from gops_records.importer import IMPORT_SUFFIXES
-    from gops_records.sources import find_sources, read_regular_file
+    from gops_records.core.checking import check_source
+    from gops_records.games.gin.checking import gin_last
+    from gops_records.games.gin.sheet_check import FullHands
+    from gops_records.core.importer import IMPORT_SUFFIXES
+    from gops_records.core.sources import find_sources, read_regular_file
 
     out = sys.stdout
     games = invalid = files = 0

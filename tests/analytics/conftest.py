@@ -21,8 +21,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from gops_records.importer import import_paths
-from gops_records.store.db import connect
+from gops_records.core.importer import import_paths
+from gops_records.core.store.db import connect
 
 CLUB = """\
 ; hand-made club evenings for the analytics tests

@@ -3,7 +3,7 @@
 They follow one card a bid and one prize a round (a hand loses one card a round, the prize
 is the card shown), so a game of bids of several cards or of open prizes would count wrong
 hand sizes and prizes. The dashboard narrows its filter itself (``Filters.only(CLASSIC)``);
-called directly, :mod:`gops_records.analytics.bidding` must do the same.
+called directly, :mod:`gops_records.games.gops.analytics.bidding` must do the same.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import duckdb
 import pytest
 from polars.testing import assert_frame_equal
 
-from gops_records.analytics import (
+from gops_records.games.gops.analytics import (
     ALL_GAMES,
     Filters,
     bid_habits,
@@ -25,7 +25,7 @@ from gops_records.analytics import (
     player_bidding,
     relative_bids,
 )
-from gops_records.importer import import_paths
+from gops_records.core.importer import import_paths
 
 #: Ann plays a game of bids of two cards and one of open prizes (docs/notation.md's
 #: worked examples, with Ann in Alice's seat).

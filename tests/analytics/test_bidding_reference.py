@@ -1,6 +1,6 @@
 """The Players page's bidding frames against the window-function query they replaced.
 
-``gops_records.analytics.bidding`` used to compute each bid's hand facts with a DuckDB
+``gops_records.games.gops.analytics.bidding`` used to compute each bid's hand facts with a DuckDB
 window over the player's rounds (cards spent and prizes shown before the bid, as running
 bit masks) and to group the bids in SQL. It now fetches the bids and does both in numpy,
 because the window was most of a Players pick at 1,000,000 games. The old query is kept
@@ -19,12 +19,12 @@ import duckdb
 import polars as pl
 import pytest
 
-from gops_records.analytics import ALL_GAMES, Filters, bidding, list_events, list_players
-from gops_records.analytics.filters import games_cte, run
-from gops_records.hand_facts import cluster_frame, group_frame
-from gops_records.importer import import_paths
-from gops_records.rules import RuleProfile
-from gops_records.simulate import write_simulation
+from gops_records.games.gops.analytics import ALL_GAMES, Filters, bidding, list_events, list_players
+from gops_records.games.gops.analytics.filters import games_cte, run
+from gops_records.games.gops.hand_facts import cluster_frame, group_frame
+from gops_records.core.importer import import_paths
+from gops_records.games.gops.rules import RuleProfile
+from gops_records.games.gops.simulate import write_simulation
 
 # -- the reference: the query as it was (commit 15312f7), placeholders named ----------------
 

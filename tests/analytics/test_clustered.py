@@ -9,8 +9,8 @@ import numpy as np
 import polars as pl
 import pytest
 
-from gops_records.analytics.stats import clustered_rate, wilson
-from gops_records.analytics.ties import tie_summary_of
+from gops_records.core.stats import clustered_rate, wilson
+from gops_records.games.gops.analytics.ties import tie_summary_of
 
 ROUNDS = 13
 

@@ -16,11 +16,11 @@ import duckdb
 import numpy as np
 import pytest
 
-import gops_records.analytics as a
-from gops_records.analytics.stats import clustered_rate
-from gops_records.cards import rank_name
-from gops_records.importer import import_paths
-from gops_records.rules import Game, RoundResult, RuleProfile
+import gops_records.games.gops.analytics as a
+from gops_records.core.stats import clustered_rate
+from gops_records.games.gops.cards import rank_name
+from gops_records.core.importer import import_paths
+from gops_records.games.gops.rules import Game, RoundResult, RuleProfile
 
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve"]
 

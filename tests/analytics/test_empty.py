@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-import gops_records.analytics as a
+import gops_records.games.gops.analytics as a
 
 NOTHING = a.Filters(events=("No such event",))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from gops_records.analytics import Filters, evening_filters, evenings, overview
+from gops_records.games.gops.analytics import Filters, evening_filters, evenings, overview
 
 
 def test_evenings_newest_first_with_their_games(con):

@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from gops_records.analytics import CLASSIC, Filters, Variant, VariantKind, list_games
+from gops_records.games.gops.analytics import CLASSIC, Filters, Variant, VariantKind, list_games
 
 FULL = Filters(events=("Club", "Other"), matches=("M1",), date_from=dt.date(2026, 1, 1),
                date_to=dt.date(2026, 1, 31), players=("Ann", "Bob"), tie_rule="carry",

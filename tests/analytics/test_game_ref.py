@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import polars as pl
 
-from gops_records.analytics import list_games
-from gops_records.analytics.filters import Filters
-from gops_records.analytics.games import game_ref, game_ref_expr, parse_game_ids
+from gops_records.games.gops.analytics import list_games
+from gops_records.games.gops.analytics.filters import Filters
+from gops_records.games.gops.analytics.games import game_ref, game_ref_expr, parse_game_ids
 
 
 def test_game_ref_is_the_first_eight_hex_digits_after_a_letter():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from gops_records.analytics import (
+from gops_records.games.gops.analytics import (
     Filters,
     game_detail,
     list_games,
@@ -13,7 +13,7 @@ from gops_records.analytics import (
     list_rejects,
     list_source_files,
 )
-from gops_records.analytics.games import parse_game_ids
+from gops_records.games.gops.analytics.games import parse_game_ids
 
 
 def test_list_games_newest_first(con):
@@ -83,8 +83,8 @@ def test_game_detail_unknown_id(con):
 
 
 def test_game_detail_keeps_same_named_players_apart(tmp_path):
-    from gops_records.importer import import_paths
-    from gops_records.store.db import reading
+    from gops_records.core.importer import import_paths
+    from gops_records.core.store.db import reading
 
     path = tmp_path / "twins.gops"
     path.write_text('[A "Kim"] [B "Kim"] [Cards "2"]\n1. A 2 A 2. 2 A 2\n1-2\n', encoding="utf-8")

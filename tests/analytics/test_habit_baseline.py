@@ -12,7 +12,7 @@ from collections import defaultdict
 
 import pytest
 
-from gops_records.analytics import Filters, bid_habits, player_bidding
+from gops_records.games.gops.analytics import Filters, bid_habits, player_bidding
 
 ANN = [  # (cards, [(prize, bid), ...]) of G1, G2, G3, G4 and G6
     (4, [(3, 2), (1, 4), (4, 1), (2, 3)]),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from gops_records.analytics import (
+from gops_records.games.gops.analytics import (
     Filters,
     carried_per_game,
     largest_pools,
@@ -61,8 +61,8 @@ def test_a_pool_left_by_a_tie_in_an_unfinished_game_counts_as_carried(tmp_path):
     the game has no unclaimed points (it is left out of unclaimed_per_game)."""
     import duckdb
 
-    from gops_records.analytics import Filters, carried_per_game, unclaimed_per_game
-    from gops_records.importer import import_paths
+    from gops_records.games.gops.analytics import Filters, carried_per_game, unclaimed_per_game
+    from gops_records.core.importer import import_paths
 
     (tmp_path / "open.gops").write_text(
         '[Event "Open"] [A "Ann"] [B "Bob"] [Cards "4"] [TieRule "carry"]\n'
@@ -86,10 +86,10 @@ def test_pool_distribution_of_finished_classic_games_only(tmp_path):
     rounds, and the same as a filter keeping every game."""
     import duckdb
 
-    from gops_records.importer import import_paths
-    from gops_records.notation import write_games
-    from gops_records.rules import RuleProfile, TieRule
-    from gops_records.simulate import simulate
+    from gops_records.core.importer import import_paths
+    from gops_records.games.gops.notation import write_games
+    from gops_records.games.gops.rules import RuleProfile, TieRule
+    from gops_records.games.gops.simulate import simulate
 
     records = [*simulate(30, 3), *simulate(10, 4, RuleProfile(cards=7, players=3)),
                *simulate(10, 5, RuleProfile(tie_rule=TieRule.DISCARD))]
@@ -111,7 +111,7 @@ def test_largest_pools_finds_a_king_with_nothing_carried(tmp_path):
     that drops rounds carrying in too little keeps it."""
     import duckdb
 
-    from gops_records.importer import import_paths
+    from gops_records.core.importer import import_paths
 
     names = ["A", *map(str, range(2, 11)), "J", "Q", "K"]
     rounds = " ".join(f"{i}. {names[i - 1]} {names[i - 1]} {names[i % 13]}"

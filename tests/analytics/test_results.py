@@ -7,7 +7,7 @@ import datetime as dt
 import duckdb
 import pytest
 
-from gops_records.analytics import (
+from gops_records.games.gops.analytics import (
     Filters,
     date_range,
     head_to_head,
@@ -18,8 +18,8 @@ from gops_records.analytics import (
     overview,
     standings,
 )
-from gops_records.analytics.stats import wilson
-from gops_records.importer import import_paths
+from gops_records.core.stats import wilson
+from gops_records.core.importer import import_paths
 
 STANDINGS_COLUMNS = ["player", "games", "wins", "draws", "losses", "points_for",
                      "points_against", "point_diff", "win_rate", "ci_low", "ci_high"]

@@ -12,12 +12,12 @@ from pathlib import Path
 import duckdb
 import pytest
 
-import gops_records.analytics as a
-import gops_records.analytics.ties as ties
-from gops_records.importer import import_paths
-from gops_records.notation import write_games
-from gops_records.rules import RuleProfile, TieRule
-from gops_records.simulate import simulate
+import gops_records.games.gops.analytics as a
+import gops_records.games.gops.analytics.ties as ties
+from gops_records.core.importer import import_paths
+from gops_records.games.gops.notation import write_games
+from gops_records.games.gops.rules import RuleProfile, TieRule
+from gops_records.games.gops.simulate import simulate
 
 PROFILES = [RuleProfile(), RuleProfile(players=3), RuleProfile(players=4, tie_rule=TieRule.DISCARD),
             RuleProfile(bid_cards=2), RuleProfile(open_prizes=3), RuleProfile(cards=6)]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-import gops_records.analytics as a
+import gops_records.games.gops.analytics as a
 
 EVERY_EVENT = a.Filters(events=("Club", "Other", "Four"))
 

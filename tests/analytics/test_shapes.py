@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from gops_records.analytics import Filters, game_shapes
-from gops_records.analytics.shapes import PARTS, part
+from gops_records.games.gops.analytics import Filters, game_shapes
+from gops_records.games.gops.analytics.shapes import PARTS, part
 
 COLUMNS = {"tie_rule": "g.tie_rule", "open_row": "g.open_prizes IS NOT NULL",
            "finished": "g.finished", "rounds_played": "g.rounds_played::INTEGER",

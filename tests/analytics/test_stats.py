@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gops_records.analytics.stats import wilson, with_wilson
+from gops_records.core.stats import wilson, with_wilson
 
 
 def test_wilson_known_values():

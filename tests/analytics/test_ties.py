@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gops_records.analytics import (
+from gops_records.games.gops.analytics import (
     Filters,
     final_ties,
     tie_streaks,
@@ -12,7 +12,7 @@ from gops_records.analytics import (
     ties_by_pair,
     ties_by_round,
 )
-from gops_records.analytics.stats import wilson
+from gops_records.core.stats import wilson
 
 CLUSTERED = ["rate", "ci_low", "ci_high", "games", "design_effect"]
 
@@ -101,11 +101,11 @@ def test_final_ties_without_reading_rounds_agrees_with_reading_them(tmp_path):
     reading the last rounds."""
     import duckdb
 
-    from gops_records.analytics.ties import _final_ties_reading_rounds
-    from gops_records.importer import import_paths
-    from gops_records.notation import write_games
-    from gops_records.rules import RuleProfile
-    from gops_records.simulate import simulate
+    from gops_records.games.gops.analytics.ties import _final_ties_reading_rounds
+    from gops_records.core.importer import import_paths
+    from gops_records.games.gops.notation import write_games
+    from gops_records.games.gops.rules import RuleProfile
+    from gops_records.games.gops.simulate import simulate
 
     records = [*simulate(80, 11), *simulate(20, 12, RuleProfile(cards=5, players=3))]
     (tmp_path / "c.gops").write_text(write_games(records), encoding="utf-8")
@@ -131,7 +131,7 @@ def test_tie_streaks_of_any_masks_count_the_runs_of_tied_rounds():
 
     import polars as pl
 
-    from gops_records.analytics import tie_streaks_of
+    from gops_records.games.gops.analytics import tie_streaks_of
 
     rng = random.Random(5)
     masks = [*range(1 << 13), 0xFFFF, 0x8001, 0x7FFF]

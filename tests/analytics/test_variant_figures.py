@@ -14,13 +14,13 @@ import duckdb
 import numpy as np
 import pytest
 
-import gops_records.analytics as a
-from gops_records.analytics.filters import CLASSIC, Filters, Variant, VariantKind
-from gops_records.analytics.stats import clustered_rate
-from gops_records.importer import import_paths
-from gops_records.notation import GameRecord, write_games
-from gops_records.rules import Game, RoundResult, RuleProfile, TieRule
-from gops_records.simulate import record_of, simulate
+import gops_records.games.gops.analytics as a
+from gops_records.games.gops.analytics.filters import CLASSIC, Filters, Variant, VariantKind
+from gops_records.core.stats import clustered_rate
+from gops_records.core.importer import import_paths
+from gops_records.games.gops.notation import GameRecord, write_games
+from gops_records.games.gops.rules import Game, RoundResult, RuleProfile, TieRule
+from gops_records.games.gops.simulate import record_of, simulate
 
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve"]
 SIMULATED = [RuleProfile(bid_cards=2), RuleProfile(open_prizes=3),

@@ -21,8 +21,8 @@ from typer.testing import CliRunner
 
 from gops_records.cli import app
 from gops_records.cli.app import EXIT_READER_GONE
-from gops_records.importer import import_paths
-from gops_records.store.db import reading
+from gops_records.core.importer import import_paths
+from gops_records.core.store.db import reading
 
 SAMPLES = Path(__file__).resolve().parents[2] / "data" / "samples"
 ENV = {**os.environ, "COLUMNS": "250", "GOPS_DB": ""}

@@ -15,8 +15,8 @@ import typer
 from typer.testing import CliRunner
 
 from gops_records.cli import app
-from gops_records.games_query import GameNotFound
-from gops_records.store.db import reading
+from gops_records.core.games_query import GameNotFound
+from gops_records.core.store.db import reading
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {"COLUMNS": "250", "GOPS_DB": ""}
@@ -206,7 +206,7 @@ def test_gin_dates_print_as_dates_in_text_and_json(db: Path) -> None:
 
 def test_each_kind_replays_in_a_fresh_interpreter(db: Path, data_dir: Path) -> None:
     """`gops replay` loads what it needs itself: no module an earlier test imported hides
-    an import circle (gops_records.report imported first once failed)."""
+    an import circle (gops_records.games.gops.report imported first once failed)."""
     import os
     import subprocess
     import sys

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from gops_records.cli import app
-from gops_records.store.db import reading
+from gops_records.core.store.db import reading
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {"COLUMNS": "250", "GOPS_DB": ""}

@@ -9,8 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 from gops_records.cli import app
-from gops_records.theory.position import Objective, Setting, TieRule, position
-from gops_records.theory.solver import Solver
+from gops_records.games.gops.theory.position import Objective, Setting, TieRule, position
+from gops_records.games.gops.theory.solver import Solver
 
 ENV = {"COLUMNS": "250", "GOPS_DB": ""}
 STATE = ["--hand-a", "1,3,5", "--hand-b", "2,3,4", "--prizes", "2,4,5"]

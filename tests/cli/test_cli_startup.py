@@ -15,10 +15,10 @@ import pytest
 
 #: Modules only some commands use, each costly to import (validate, import, replay and
 #: the dashboard), so that neither `gops --help` nor `gops scout` may load them.
-HEAVY = ("gops_records.checking", "gops_records.importer", "gops_records.replay.chunks",
-         "gops_records.gin.checking", "streamlit")
+HEAVY = ("gops_records.core.checking", "gops_records.core.importer", "gops_records.games.gops.replay.chunks",
+         "gops_records.games.gin.checking", "streamlit")
 #: The data stack itself: a command's help needs none of it.
-STACK = ("polars", "duckdb", "numpy", "pyarrow", "gops_records.scouting.scout")
+STACK = ("polars", "duckdb", "numpy", "pyarrow", "gops_records.games.gops.scouting.scout")
 
 #: Runs ``gops ARGS`` in this interpreter as the console script does, then prints which
 #: of the modules named on the command line were loaded, and whether each one exists.
@@ -54,7 +54,7 @@ def test_startup_probe_sees_a_command_load_its_library(tmp_path) -> None:
     record = tmp_path / "empty.gops"
     record.write_text("", encoding="utf-8")
     result = _probe(["validate", str(record)], HEAVY)
-    assert "gops_records.checking" in result["loaded"]
+    assert "gops_records.core.checking" in result["loaded"]
     assert "streamlit" not in result["loaded"]
 
 
@@ -72,10 +72,10 @@ def test_scouting_a_kept_report_loads_neither_polars_nor_the_model(
         tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`gops scout` prints a kept report (scouting/kept_store.py) with DuckDB alone: the
     same JSON as the report computed afresh, which loads the whole stack."""
-    from gops_records.importer import import_paths
-    from gops_records.scouting import kept_store
-    from gops_records.simulate import write_simulation
-    from gops_records.store.db import connect, reading
+    from gops_records.core.importer import import_paths
+    from gops_records.games.gops.scouting import kept_store
+    from gops_records.games.gops.simulate import write_simulation
+    from gops_records.core.store.db import connect, reading
 
     monkeypatch.setattr(kept_store, "KEEP_FROM_GAMES", 2)
     records, db = tmp_path / "a.gops", tmp_path / "t.duckdb"
@@ -95,6 +95,6 @@ def test_scouting_a_kept_report_loads_neither_polars_nor_the_model(
     finally:
         con.close()
     live = _probe(args, STACK)
-    assert "gops_records.scouting.scout" in live["loaded"] and "numpy" in live["loaded"]
+    assert "gops_records.games.gops.scouting.scout" in live["loaded"] and "numpy" in live["loaded"]
     assert json.loads(kept["out"]) == json.loads(live["out"])
     assert json.loads(kept["out"])["player"] == player

@@ -15,11 +15,11 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from gops_records.bots import Personality
-from gops_records.importer import import_paths
-from gops_records.notation import write_games
-from gops_records.rules import RuleProfile, TieRule
-from gops_records.simulate import Player, simulate_game
+from gops_records.games.gops.bots import Personality
+from gops_records.core.importer import import_paths
+from gops_records.games.gops.notation import write_games
+from gops_records.games.gops.rules import RuleProfile, TieRule
+from gops_records.games.gops.simulate import Player, simulate_game
 
 TUESDAY = """\
 [Event "Tuesday club"] [Date "2026.03.03"] [Match "Alice-Bruno"] [Round "1"]

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from club_fixture import build_club_db, build_hostile_db, build_scout_db
 
-from gops_records.importer import import_paths
+from gops_records.core.importer import import_paths
 
 
 @pytest.fixture(scope="session")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gops_records.importer import import_paths
+from gops_records.core.importer import import_paths
 
 #: The records (tests/gin/gin_club.gin, shared with the analytics tests).
 RECORDS = Path(__file__).resolve().parents[1] / "gin" / "gin_club.gin"

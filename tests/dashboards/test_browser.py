@@ -30,7 +30,7 @@ from gops_records.pipelines.screenshots import (
     wait_drawn,
 )
 
-from gops_records.importer import import_paths
+from gops_records.core.importer import import_paths
 
 pytestmark = [
     pytest.mark.browser,

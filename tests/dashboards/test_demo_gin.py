@@ -8,7 +8,7 @@ import duckdb
 from typer.testing import CliRunner
 
 from gops_records.cli import app
-from gops_records.gin.checking import read_gin_source
+from gops_records.games.gin.checking import read_gin_source
 
 ENV = {"COLUMNS": "250"}
 SAMPLES = Path(__file__).resolve().parents[2] / "data" / "samples"

@@ -12,7 +12,7 @@ import pytest
 from gin_fixture import RECORDS, build_gin_db
 from streamlit.testing.v1 import AppTest
 
-from gops_records.importer import import_paths
+from gops_records.core.importer import import_paths
 
 APP = Path(__file__).resolve().parents[2] / "dashboards" / "app.py"
 SAMPLES = Path(__file__).resolve().parents[2] / "data" / "samples"

@@ -13,8 +13,8 @@ from club_fixture import EVIL_LINK, HOSTILE, HOSTILE_PLAYER, write_records
 from gops_records.dashboards.text import escape_md
 from streamlit.testing.v1 import AppTest
 
-from gops_records.importer import import_paths
-from gops_records.scouting.report import MIN_GAMES
+from gops_records.core.importer import import_paths
+from gops_records.games.gops.scouting.report import MIN_GAMES
 
 APP = Path(__file__).resolve().parents[2] / "dashboards" / "app.py"
 TIMEOUT = 60
@@ -159,10 +159,10 @@ def variants_db(tmp: Path) -> Path:
 
     from club_fixture import PIA, RAVI, simulated_records
 
-    from gops_records.bots import Personality
-    from gops_records.notation import write_games
-    from gops_records.rules import RuleProfile
-    from gops_records.simulate import Player, simulate_game
+    from gops_records.games.gops.bots import Personality
+    from gops_records.games.gops.notation import write_games
+    from gops_records.games.gops.rules import RuleProfile
+    from gops_records.games.gops.simulate import Player, simulate_game
 
     folder = write_records(tmp / "records")
     (folder / "bots.gops").write_text(simulated_records(), encoding="utf-8")
@@ -210,8 +210,8 @@ def test_a_kept_report_shows_as_the_one_computed(tmp_path, monkeypatch):
     from typer.testing import CliRunner
 
     from gops_records.cli import app
-    from gops_records.scouting import kept_store
-    from gops_records.store.db import connect
+    from gops_records.games.gops.scouting import kept_store
+    from gops_records.core.store.db import connect
 
     monkeypatch.setattr(kept_store, "KEEP_FROM_GAMES", 2)
     from club_fixture import build_club_db

@@ -12,7 +12,7 @@ from gops_records.dashboards import data, printable
 from gops_records.dashboards.text import WORD_JOINER, escape_md
 from markdown_it import MarkdownIt
 
-from gops_records.analytics import Filters
+from gops_records.games.gops.analytics import Filters
 
 HOSTILE = [HOSTILE_PLAYER, "Evil `code` night", "1` [x](http://evil.example) `",
            "<b>bold</b> <script>alert(1)</script>", "# heading", "- item", "a\n\n# b",

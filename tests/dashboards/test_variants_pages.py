@@ -14,12 +14,12 @@ from gops_records.dashboards import data
 from gops_records.dashboards.text import escape_md
 from test_apptest import chart_titled, charts_of, frame, metrics, start
 
-import gops_records.analytics as a
-from gops_records.bots import Personality
-from gops_records.importer import import_paths
-from gops_records.notation import write_games
-from gops_records.rules import RuleProfile, TieRule
-from gops_records.simulate import Player, simulate_game
+import gops_records.games.gops.analytics as a
+from gops_records.games.gops.bots import Personality
+from gops_records.core.importer import import_paths
+from gops_records.games.gops.notation import write_games
+from gops_records.games.gops.rules import RuleProfile, TieRule
+from gops_records.games.gops.simulate import Player, simulate_game
 
 PAIRS = RuleProfile(bid_cards=2)
 ROW = RuleProfile(open_prizes=3, tie_rule=TieRule.DISCARD)

@@ -265,8 +265,8 @@ def validate_verdicts(paths: list[Path], slowest: float) -> dict[str, Verdict]:
 def import_verdicts(folder: Path, db: Path) -> dict[str, Verdict]:
     """Per file's SHA-256: what `gops import` stored (valid games, rejects) from one import
     of the folder (files with the same bytes are read once and recorded under one name)."""
-    from gops_records.importer import import_paths
-    from gops_records.store.db import reading
+    from gops_records.core.importer import import_paths
+    from gops_records.core.store.db import reading
 
     started = time.perf_counter()
     import_paths([folder], db)

@@ -16,8 +16,8 @@ import pytest
 from typer.testing import CliRunner
 
 from gops_records.cli import app
-from gops_records.importer import import_paths
-from gops_records.store.db import reading
+from gops_records.core.importer import import_paths
+from gops_records.core.store.db import reading
 
 SAMPLES = Path(__file__).parents[2] / "data" / "samples"
 TABLES = ("games", "game_players", "round_rows", "rejects", "imports", "source_file_reads")

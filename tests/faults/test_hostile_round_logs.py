@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from gops_records.importer import import_paths
-from gops_records.store.db import reading
+from gops_records.core.importer import import_paths
+from gops_records.core.store.db import reading
 
 GOOD = [{"game": 1, "round": 1, "prize": 8, "bid_a": 9, "bid_b": 9},
         {"game": 1, "round": 2, "prize": 5, "bid_a": 7, "bid_b": "J"}]

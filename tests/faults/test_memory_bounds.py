@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from store.gamefiles import club_game, run_python
 
-from gops_records.importer import IMPORT_SUFFIXES
+from gops_records.core.importer import IMPORT_SUFFIXES
 
 #: Bytes of the huge tag value and the huge comment: under the longest game read
 #: (chunks.MAX_GAME_BYTES, 4 MiB), so the game is read and checked whole.
@@ -43,8 +43,8 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
 #: how far each step's peak resident memory went above that base (KB).
 CHILD = """import json, resource, sys
 resource.setrlimit(resource.RLIMIT_AS, ({cap}, {cap}))
-from gops_records.checking import check_source
-from gops_records.importer import import_paths
+from gops_records.core.checking import check_source
+from gops_records.core.importer import import_paths
 
 def status(key):
     with open("/proc/self/status") as f:

@@ -7,7 +7,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from gops_records.cli import app
-from gops_records.importer import import_paths
+from gops_records.core.importer import import_paths
 
 SAMPLES = Path(__file__).parents[2] / "data" / "samples"
 ENV = {"COLUMNS": "250", "GOPS_DB": ""}

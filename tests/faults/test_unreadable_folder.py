@@ -20,9 +20,9 @@ from store.gamefiles import club_game
 from typer.testing import CliRunner
 
 from gops_records.cli import app
-from gops_records.importer import import_paths
-from gops_records.sources import SourceError, SourcesUnreadable, find_files, find_sources
-from gops_records.store.db import reading
+from gops_records.core.importer import import_paths
+from gops_records.core.sources import SourceError, SourcesUnreadable, find_files, find_sources
+from gops_records.core.store.db import reading
 
 ENV = {"COLUMNS": "250", "GOPS_DB": ""}
 

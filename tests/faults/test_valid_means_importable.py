@@ -29,23 +29,23 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gops_records import analytics
-from gops_records.analytics.filters import Filters
-from gops_records.checking import check_source
-from gops_records.games_query import find_games
-from gops_records.gin import analytics as gin_analytics
-from gops_records.gin.game import GinGame
-from gops_records.gin.games import find_gin_games
-from gops_records.gin.notation import write_hand
-from gops_records.gin.rules import DEFAULT_PROFILE
-from gops_records.gin.sheet import SheetLine, SheetRecord, write_sheet
-from gops_records.gin.sheet_check import FullHands, HandFacts
-from gops_records.gin.simulate import gin_roster, play_match
-from gops_records.importer import import_paths
-from gops_records.notation import GameRecord, write_game
-from gops_records.roundlogs import COLUMNS
-from gops_records.rules import RuleProfile
-from gops_records.simulate import roster, simulate_game
+from gops_records.games.gops import analytics
+from gops_records.games.gops.analytics.filters import Filters
+from gops_records.core.checking import check_source
+from gops_records.core.games_query import find_games
+from gops_records.games.gin import analytics as gin_analytics
+from gops_records.games.gin.game import GinGame
+from gops_records.games.gin.games import find_gin_games
+from gops_records.games.gin.notation import write_hand
+from gops_records.games.gin.rules import DEFAULT_PROFILE
+from gops_records.games.gin.sheet import SheetLine, SheetRecord, write_sheet
+from gops_records.games.gin.sheet_check import FullHands, HandFacts
+from gops_records.games.gin.simulate import gin_roster, play_match
+from gops_records.core.importer import import_paths
+from gops_records.games.gops.notation import GameRecord, write_game
+from gops_records.games.gops.roundlogs import COLUMNS
+from gops_records.games.gops.rules import RuleProfile
+from gops_records.games.gops.simulate import roster, simulate_game
 
 NOTATIONS = ("gops", "csv", "jsonl", "gin", "ginsheet")
 BASE_TAGS = {"Event": "Thursday club", "Site": "Pub", "Date": "2026.11.26"}
@@ -99,7 +99,7 @@ def gin_sheets() -> tuple[SheetRecord, ...]:
 
 
 def _rank(upcard: str) -> int:
-    from gops_records.gin.cards import parse_card
+    from gops_records.games.gin.cards import parse_card
 
     return parse_card(upcard).rank
 

@@ -3,8 +3,8 @@ before or after ``off ...`` (issue 22); both read as the same hand, written cano
 
 from __future__ import annotations
 
-from gops_records.gin.notation import parse_hands, write_hand
-from gops_records.gin.replay import read_hands
+from gops_records.games.gin.notation import parse_hands, write_hand
+from gops_records.games.gin.replay import read_hands
 
 HAND = """[A "Joost"] [B "Mia"] [Dealer "B"]
 [DealA "4♠ 5♠ 6♠ 9♣ 9♥ 9♠ J♦ Q♦ K♦ 10♥"]

@@ -7,9 +7,9 @@ from collections import Counter
 
 import pytest
 
-from gops_records.gin.bots import GIN_BOTS, HUNTER_LATE, Seen, gin_bot
-from gops_records.gin.cards import parse_card, parse_cards
-from gops_records.gin.rules import (
+from gops_records.games.gin.bots import GIN_BOTS, HUNTER_LATE, Seen, gin_bot
+from gops_records.games.gin.cards import parse_card, parse_cards
+from gops_records.games.gin.rules import (
     Discard,
     DrawPile,
     DrawStock,
@@ -22,7 +22,7 @@ from gops_records.gin.rules import (
     Respond,
     Seat,
 )
-from gops_records.gin.simulate import play_hand
+from gops_records.games.gin.simulate import play_hand
 
 # The hand (docs/gin.md): after 6 turns A draws 6♠ and may knock with 2♦ (limit 7).
 DEAL_A = parse_cards("4♠ 5♠ 9♣ 9♥ 9♠ J♦ Q♦ 6♣ K♣ 10♥")

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from gops_records.gin.notation import write_hand
-from gops_records.gin.replay import read_hands
+from gops_records.games.gin.notation import write_hand
+from gops_records.games.gin.replay import read_hands
 
 DOC = Path(__file__).parents[2] / "docs" / "gin.md"
 HANDS = re.findall(r"```gin\n(.*?)```", DOC.read_text("utf-8"), re.S)

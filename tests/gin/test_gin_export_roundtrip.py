@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from gops_records.export import export_games
-from gops_records.importer import import_paths
+from gops_records.core.export import export_games
+from gops_records.core.importer import import_paths
 
 SAMPLES = Path(__file__).resolve().parents[2] / "data" / "samples"
 EVENINGS = ("2026-01-15-thursday-club-gin.gin", "2026-01-22-thursday-club-gin.gin")
@@ -127,7 +127,7 @@ def _simulated_evening(path: Path, seed: int, games: int, week: int) -> None:
     import datetime as dt
     import io
 
-    from gops_records.gin.simulate import Budget, write_simulation
+    from gops_records.games.gin.simulate import Budget, write_simulation
 
     text = io.StringIO()
     write_simulation(text, Budget(games=games), seed,

@@ -9,13 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gops_records.gin.arrangement import min_deadwood
-from gops_records.gin.cards import CARDS, POINTS, mask_of, parse_card, parse_cards
-from gops_records.gin.errors import GameError
-from gops_records.gin.game import GinGame, GinMatch, score_game
-from gops_records.gin.melds import RunOrder, as_meld, lay_off
-from gops_records.gin.replay import read_hands
-from gops_records.gin.rules import HandResult, Outcome, Seat
+from gops_records.games.gin.arrangement import min_deadwood
+from gops_records.games.gin.cards import CARDS, POINTS, mask_of, parse_card, parse_cards
+from gops_records.games.gin.errors import GameError
+from gops_records.games.gin.game import GinGame, GinMatch, score_game
+from gops_records.games.gin.melds import RunOrder, as_meld, lay_off
+from gops_records.games.gin.replay import read_hands
+from gops_records.games.gin.rules import HandResult, Outcome, Seat
 
 EXAMPLE = (Path(__file__).parent / "issue_example.gin").read_text("utf-8")
 

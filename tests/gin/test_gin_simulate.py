@@ -8,11 +8,11 @@ from collections import Counter
 
 import pytest
 
-from gops_records.gin.grouping import group_hands
-from gops_records.gin.melds import RunOrder
-from gops_records.gin.replay import read_hands
-from gops_records.gin.rules import GinProfile
-from gops_records.gin.simulate import (
+from gops_records.games.gin.grouping import group_hands
+from gops_records.games.gin.melds import RunOrder
+from gops_records.games.gin.replay import read_hands
+from gops_records.games.gin.rules import GinProfile
+from gops_records.games.gin.simulate import (
     GIN_ROSTER,
     Budget,
     GinDefect,

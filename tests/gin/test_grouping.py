@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from gops_records.gin.grouping import group_hands
-from gops_records.gin.replay import read_hands
-from gops_records.gin.rules import Seat
+from gops_records.games.gin.grouping import group_hands
+from gops_records.games.gin.replay import read_hands
+from gops_records.games.gin.rules import Seat
 
 DOC = (Path(__file__).parents[2] / "docs" / "gin.md").read_text("utf-8")
 (GAME,) = re.findall(r"```gin-game\n(.*?)```", DOC, re.S)

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from gin_play import random_hand
 
-from gops_records.gin.keys import game_id, hand_id, hand_key
-from gops_records.gin.notation import parse_hands, write_hand
+from gops_records.games.gin.keys import game_id, hand_id, hand_key
+from gops_records.games.gin.notation import parse_hands, write_hand
 
 ISSUE = (Path(__file__).parent / "issue_example.gin").read_text("utf-8")
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from gops_records.gin.cards import parse_cards
-from gops_records.gin.melds import RunOrder, breaking_card
+from gops_records.games.gin.cards import parse_cards
+from gops_records.games.gin.melds import RunOrder, breaking_card
 
 
 @pytest.mark.parametrize(("cards", "order", "breaks"), [

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gops_records.gin.arrangement import best_discard, min_deadwood
-from gops_records.gin.cards import mask_of
-from gops_records.gin.melds import RunOrder
+from gops_records.games.gin.arrangement import best_discard, min_deadwood
+from gops_records.games.gin.cards import mask_of
+from gops_records.games.gin.melds import RunOrder
 
 pyspiel = pytest.importorskip("pyspiel")
 UTILS = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)

@@ -14,7 +14,7 @@ from collections import Counter
 import pytest
 from test_openspiel_play import PROFILE, Skipped, cross_check
 
-from gops_records.gin.simulate import Budget, PlayedHand, simulate
+from gops_records.games.gin.simulate import Budget, PlayedHand, simulate
 
 HANDS = 2_000
 

@@ -27,12 +27,12 @@ from gin_play import random_hand
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gops_records.gin.arrangement import min_deadwood
-from gops_records.gin.cards import parse_cards
-from gops_records.gin.melds import RunOrder, lay_off
-from gops_records.gin.notation import DrawKind, HandRecord, OutWord
-from gops_records.gin.replay import read_hands
-from gops_records.gin.rules import (
+from gops_records.games.gin.arrangement import min_deadwood
+from gops_records.games.gin.cards import parse_cards
+from gops_records.games.gin.melds import RunOrder, lay_off
+from gops_records.games.gin.notation import DrawKind, HandRecord, OutWord
+from gops_records.games.gin.replay import read_hands
+from gops_records.games.gin.rules import (
     Discard,
     DrawPile,
     DrawStock,

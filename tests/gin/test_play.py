@@ -6,11 +6,11 @@ from gin_play import random_hand
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gops_records.gin.cards import cards_of
-from gops_records.gin.melds import RunOrder
-from gops_records.gin.notation import parse_hands, write_hand
-from gops_records.gin.replay import replay
-from gops_records.gin.rules import GinProfile, Outcome, Phase
+from gops_records.games.gin.cards import cards_of
+from gops_records.games.gin.melds import RunOrder
+from gops_records.games.gin.notation import parse_hands, write_hand
+from gops_records.games.gin.replay import replay
+from gops_records.games.gin.rules import GinProfile, Outcome, Phase
 
 PROFILES = st.sampled_from([GinProfile(runs=r) for r in RunOrder])
 
@@ -64,7 +64,7 @@ def test_a_played_hand_replays_and_its_canonical_text_round_trips(seed, profile)
 def test_a_hand_where_nobody_goes_out_is_drawn_at_two_stock_cards():
     import random
 
-    from gops_records.gin.rules import Discard, DrawStock, GinHand, Pass, Seat
+    from gops_records.games.gin.rules import Discard, DrawStock, GinHand, Pass, Seat
     deck = list(range(52))
     random.Random(5).shuffle(deck)
     hand = GinHand(Seat.B, tuple(deck[:10]), tuple(deck[10:20]), deck[20])

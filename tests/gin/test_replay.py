@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from gops_records.gin.replay import read_hands
+from gops_records.games.gin.replay import read_hands
 
 EXAMPLE = (Path(__file__).parent / "issue_example.gin").read_text("utf-8")
 

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gops_records.gin.checking import read_gin
-from gops_records.gin.rules import Seat
-from gops_records.gin.sheet import SheetLine, SheetOut, SheetRecord, parse_sheets, write_sheets
-from gops_records.gin.sheet_check import FullHands, check_matches, check_sheet
+from gops_records.games.gin.checking import read_gin
+from gops_records.games.gin.rules import Seat
+from gops_records.games.gin.sheet import SheetLine, SheetOut, SheetRecord, parse_sheets, write_sheets
+from gops_records.games.gin.sheet_check import FullHands, check_matches, check_sheet
 
 ISSUE_SHEET = """\
 [A "Alice"] [B "Bruno"] [Match "Alice-Bruno"] [Game "1"]

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from gops_records.gin.sheet import parse_sheets, write_sheets
-from gops_records.gin.sheet_check import check_sheet
+from gops_records.games.gin.sheet import parse_sheets, write_sheets
+from gops_records.games.gin.sheet_check import check_sheet
 
 DOC = (Path(__file__).parents[2] / "docs" / "gin.md").read_text("utf-8")
 SHEETS = re.findall(r"```ginsheet\n(.*?)```", DOC, re.S)

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gops_records.cards import RANK_BY_TEXT, SUIT_BY_TEXT, Suit
-from gops_records.notation import (
+from gops_records.games.gops.cards import RANK_BY_TEXT, SUIT_BY_TEXT, Suit
+from gops_records.games.gops.notation import (
     CardToken,
     GameRecord,
     Problem,
@@ -18,7 +18,7 @@ from gops_records.notation import (
     iter_games,
     parse,
 )
-from gops_records.sources import decode
+from gops_records.core.sources import decode
 
 ISSUE_EXAMPLE = """\
 [Event "Thursday club"]

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from notation.test_date_range import KINDS, record, stored_dates, verdicts
 
-from gops_records.notation.values import MAX_TAG_CHARS, length_problem, tag_problem
+from gops_records.core.values import MAX_TAG_CHARS, length_problem, tag_problem
 
 
 def with_event(kind: str, event: str, i: int) -> tuple[str, str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gops_records.notation.tokens import Kind, Shape, read_word, tokenize
+from gops_records.games.gops.notation.tokens import Kind, Shape, read_word, tokenize
 
 
 def kinds(text: str) -> list[tuple[str, str]]:

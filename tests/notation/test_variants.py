@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from gops_records.cards import Suit
-from gops_records.notation import BidToken, CardToken, parse, read_reports, write_game
-from gops_records.notation.tokens import Group, Kind, Shape, read_word, tokenize
+from gops_records.games.gops.cards import Suit
+from gops_records.games.gops.notation import BidToken, CardToken, parse, read_reports, write_game
+from gops_records.games.gops.notation.tokens import Group, Kind, Shape, read_word, tokenize
 
 DOC = Path(__file__).parents[2] / "docs" / "notation.md"
 

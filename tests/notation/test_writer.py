@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gops_records.cards import Suit
-from gops_records.notation import (
+from gops_records.games.gops.cards import Suit
+from gops_records.games.gops.notation import (
     KNOWN_TAGS,
     BidToken,
     CardToken,
@@ -20,8 +20,8 @@ from gops_records.notation import (
     write_game,
     write_games,
 )
-from gops_records.notation.tokens import WHITESPACE
-from gops_records.notation.writer import escape
+from gops_records.games.gops.notation.tokens import WHITESPACE
+from gops_records.games.gops.notation.writer import escape
 
 MESSY = """\
 ; typed in a hurry

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gops_records.replay.chunks import CHUNK_BYTES, MAX_WINDOW_TOKENS, window_end
+from gops_records.games.gops.replay.chunks import CHUNK_BYTES, MAX_WINDOW_TOKENS, window_end
 
 
 def test_a_dense_line_without_terminators_keeps_windows_small():

@@ -8,11 +8,11 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gops_records.cards import SEATS, Seat, Suit
-from gops_records.checking import check_bytes
-from gops_records.notation import CardToken, GameRecord, RoundRecord, read_reports
-from gops_records.notation.layouts import LAYOUTS, Layout, write_games_in_layout
-from gops_records.rules import Game, PrizeOrder, RuleProfile, TieRule
+from gops_records.games.gops.cards import SEATS, Seat, Suit
+from gops_records.core.checking import check_bytes
+from gops_records.games.gops.notation import CardToken, GameRecord, RoundRecord, read_reports
+from gops_records.games.gops.notation.layouts import LAYOUTS, Layout, write_games_in_layout
+from gops_records.games.gops.rules import Game, PrizeOrder, RuleProfile, TieRule
 
 ALL_LAYOUTS = LAYOUTS + (
     Layout("CR-only line ends", line_end="\r", suits="letter"),
@@ -113,7 +113,7 @@ def test_one_bad_card_is_found_where_the_reference_engine_refuses_it(played, dat
 
 
 def test_a_simulated_file_in_every_layout_gives_the_same_games():
-    from gops_records.simulate import simulate
+    from gops_records.games.gops.simulate import simulate
 
     records = [r for r in simulate(60, 11, RuleProfile()) if isinstance(r, GameRecord)]
     rng = random.Random(3)

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from gops_records.checking import check_bytes
-from gops_records.importer import import_paths
-from gops_records.notation import read_reports
-from gops_records.sources import SourceError, read_regular_file
-from gops_records.store.db import reading
+from gops_records.core.checking import check_bytes
+from gops_records.core.importer import import_paths
+from gops_records.games.gops.notation import read_reports
+from gops_records.core.sources import SourceError, read_regular_file
+from gops_records.core.store.db import reading
 
 SAMPLES = Path(__file__).parents[2] / "data" / "samples"
 
@@ -116,7 +116,7 @@ def test_deeply_nested_json_lines_and_an_sqlite_file_are_plain_problems(tmp_path
 def test_connections_never_load_extensions_on_their_own(tmp_path):
     import sqlite3
 
-    from gops_records.store.db import DatabaseUnusable, connect
+    from gops_records.core.store.db import DatabaseUnusable, connect
 
     path = tmp_path / "other.db"
     with sqlite3.connect(path) as other:

@@ -8,9 +8,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_differential import ALL_LAYOUTS, NAMES
 
-from gops_records.cards import SEATS, Seat, Suit
-from gops_records.checking import check_bytes
-from gops_records.notation import (
+from gops_records.games.gops.cards import SEATS, Seat, Suit
+from gops_records.core.checking import check_bytes
+from gops_records.games.gops.notation import (
     BidToken,
     CardToken,
     GameRecord,
@@ -19,8 +19,8 @@ from gops_records.notation import (
     read_reports,
     write_game,
 )
-from gops_records.notation.layouts import write_games_in_layout
-from gops_records.rules import Game, PrizeOrder, RuleProfile, TieRule, resolve
+from gops_records.games.gops.notation.layouts import write_games_in_layout
+from gops_records.games.gops.rules import Game, PrizeOrder, RuleProfile, TieRule, resolve
 
 
 def _bid_token(cards: tuple[int, ...], seat: int):
@@ -109,7 +109,7 @@ def test_every_layout_replays_as_the_reference_engine(played, layout, seed):
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(variant_games())
 def test_round_trip_and_records_built_in_python(played):
-    from gops_records.validate import validate_game
+    from gops_records.games.gops.validate import validate_game
 
     profile, game, record = played
     (parsed,) = parse(write_game(record))

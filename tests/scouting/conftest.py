@@ -15,10 +15,10 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from gops_records.importer import import_paths
-from gops_records.notation import write_game
-from gops_records.rules import RuleProfile, TieRule, play_game
-from gops_records.simulate import record_of, write_simulation
+from gops_records.core.importer import import_paths
+from gops_records.games.gops.notation import write_game
+from gops_records.games.gops.rules import RuleProfile, TieRule, play_game
+from gops_records.games.gops.simulate import record_of, write_simulation
 
 #: The hand-checked club game of tests/conftest.py: prizes, A's bids, B's bids.
 CLUB_PRIZES = [8, 5, 13, 2, 12, 3, 10, 7, 1, 11, 4, 9, 6]

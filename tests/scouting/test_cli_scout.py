@@ -8,8 +8,8 @@ import pytest
 from typer.testing import CliRunner
 
 from gops_records.cli import app
-from gops_records.importer import import_paths
-from gops_records.simulate import write_simulation
+from gops_records.core.importer import import_paths
+from gops_records.games.gops.simulate import write_simulation
 
 runner = CliRunner()
 ENV = {"COLUMNS": "250"}
@@ -120,11 +120,11 @@ def test_the_first_scout_keeps_the_report_until_the_players_games_change(
     """The import computes nothing; the first `gops scout` computes and keeps; the second
     reads the kept report; an import of others' games leaves it kept, one of the player's
     games retires it."""
-    from gops_records.scouting import kept_store
+    from gops_records.games.gops.scouting import kept_store
 
     monkeypatch.setattr(kept_store, "KEEP_FROM_GAMES", 2)
     calls: list[str] = []
-    import gops_records.scouting as scouting
+    import gops_records.games.gops.scouting as scouting
 
     real = scouting.scout
     monkeypatch.setattr(scouting, "scout", lambda con, player, *a, **k: (
@@ -146,7 +146,7 @@ def test_the_first_scout_keeps_the_report_until_the_players_games_change(
 
 
 def test_scout_answers_when_the_report_cannot_be_kept(tmp_path, monkeypatch):
-    from gops_records.scouting import kept_store
+    from gops_records.games.gops.scouting import kept_store
 
     monkeypatch.setattr(kept_store, "KEEP_FROM_GAMES", 2)
     monkeypatch.setattr(kept_store, "keep", lambda *a, **k: False)  # e.g. the file is held
@@ -157,7 +157,7 @@ def test_scout_answers_when_the_report_cannot_be_kept(tmp_path, monkeypatch):
 
 
 def _kept_players(db) -> list[str]:
-    from gops_records.store.db import reading
+    from gops_records.core.store.db import reading
 
     with reading(db) as con:
         return [r[0] for r in con.execute("SELECT player FROM scout_reports").fetchall()]

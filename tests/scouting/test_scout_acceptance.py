@@ -9,7 +9,7 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from gops_records.scouting import ScoutError, ScoutReport, predicted_bid_by_prize, scout
+from gops_records.games.gops.scouting import ScoutError, ScoutReport, predicted_bid_by_prize, scout
 
 PRIZE, PLUS_ONE, RANDOM = "Bruno Keller", "Clara Nowak", "Anna de Vries"
 SIMULATIONS = 200

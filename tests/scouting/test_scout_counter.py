@@ -9,17 +9,17 @@ import random
 import numpy as np
 import pytest
 
-from gops_records.rules import RuleProfile, TieRule
-from gops_records.scouting.counter import (
+from gops_records.games.gops.rules import RuleProfile, TieRule
+from gops_records.games.gops.scouting.counter import (
     CounterBidder,
     assign_max,
     best_reply,
     counter_strategy,
     margin_tables,
 )
-from gops_records.scouting.features import Situations, situation_frame
-from gops_records.scouting.model import N_CODES, VIEWS, ModelStack, OpponentModel, ViewTable
-from gops_records.scouting.play import Reply, Table, bid_the_prize, play, prize_piles, random_card
+from gops_records.games.gops.scouting.features import Situations, situation_frame
+from gops_records.games.gops.scouting.model import N_CODES, VIEWS, ModelStack, OpponentModel, ViewTable
+from gops_records.games.gops.scouting.play import Reply, Table, bid_the_prize, play, prize_piles, random_card
 
 
 def brute_force(gain: list[list[float]]) -> float:

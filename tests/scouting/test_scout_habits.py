@@ -8,9 +8,9 @@ import re
 import numpy as np
 import pytest
 
-from gops_records.analytics.stats import clustered_rate, wilson
-from gops_records.scouting.features import Situations, situation_frame
-from gops_records.scouting.habits import (
+from gops_records.core.stats import clustered_rate, wilson
+from gops_records.games.gops.scouting.features import Situations, situation_frame
+from gops_records.games.gops.scouting.habits import (
     EXACT_UP_TO,
     candidate_tests,
     find_habits,

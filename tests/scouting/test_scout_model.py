@@ -8,8 +8,8 @@ import random
 import numpy as np
 import pytest
 
-from gops_records.scouting.features import Situations, situation_frame
-from gops_records.scouting.model import (
+from gops_records.games.gops.scouting.features import Situations, situation_frame
+from gops_records.games.gops.scouting.model import (
     VIEWS,
     Board,
     ModelStack,
@@ -131,7 +131,7 @@ def test_em_weights_sum_to_one(fitted):
 
 def test_leave_one_out_scores_each_bid_with_its_own_count_taken_out(fitted):
     """The O(n) leave-one-out equals refitting the counts without the bid, bid by bid."""
-    from gops_records.scouting.model import BUCKET_PRIOR, GLOBAL_PRIOR, ViewTable, _card_probs
+    from gops_records.games.gops.scouting.model import BUCKET_PRIOR, GLOBAL_PRIOR, ViewTable, _card_probs
     s, _ = fitted[RANDOM]
     enc = encode(Board.of(s))
     rows = np.arange(len(s))
@@ -153,7 +153,7 @@ def test_leave_one_out_scores_each_bid_with_its_own_count_taken_out(fitted):
 
 
 def test_em_steps_match_the_textbook_form():
-    from gops_records.scouting.model import _em_weights
+    from gops_records.games.gops.scouting.model import _em_weights
     lik = np.random.default_rng(2).random((500, 4))
     w = np.full(4, 0.25)
     for _ in range(60):

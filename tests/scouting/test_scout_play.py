@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gops_records.rules import Game, PrizeOrder, RuleProfile, TieRule
-from gops_records.scouting.counter import CounterBidder
-from gops_records.scouting.model import N_CODES, VIEWS, ModelStack, OpponentModel, ViewTable
-from gops_records.scouting.play import Reply, bid_the_prize, play, prize_piles, random_card
+from gops_records.games.gops.rules import Game, PrizeOrder, RuleProfile, TieRule
+from gops_records.games.gops.scouting.counter import CounterBidder
+from gops_records.games.gops.scouting.model import N_CODES, VIEWS, ModelStack, OpponentModel, ViewTable
+from gops_records.games.gops.scouting.play import Reply, bid_the_prize, play, prize_piles, random_card
 
 
 def random_model(rng: np.random.Generator) -> OpponentModel:

@@ -30,17 +30,17 @@ import duckdb
 import numpy as np
 import pytest
 
-from gops_records.analytics import ALL_GAMES, list_players
-from gops_records.cards import MAX_RANK
-from gops_records.importer import import_paths
-from gops_records.rules import RuleProfile
-from gops_records.scouting import counter
-from gops_records.scouting import model as scout_model
-from gops_records.scouting.counter import assign_max, counter_strategy
-from gops_records.scouting.evaluate import HeldOut, game_folds, held_out
-from gops_records.scouting.features import Situations, situation_masks
-from gops_records.scouting.habits import saddlepoint_tail
-from gops_records.scouting.model import (
+from gops_records.games.gops.analytics import ALL_GAMES, list_players
+from gops_records.games.gops.cards import MAX_RANK
+from gops_records.core.importer import import_paths
+from gops_records.games.gops.rules import RuleProfile
+from gops_records.games.gops.scouting import counter
+from gops_records.games.gops.scouting import model as scout_model
+from gops_records.games.gops.scouting.counter import assign_max, counter_strategy
+from gops_records.games.gops.scouting.evaluate import HeldOut, game_folds, held_out
+from gops_records.games.gops.scouting.features import Situations, situation_masks
+from gops_records.games.gops.scouting.habits import saddlepoint_tail
+from gops_records.games.gops.scouting.model import (
     N_CODES,
     VIEWS,
     Board,
@@ -51,8 +51,8 @@ from gops_records.scouting.model import (
     encode,
     view_codes,
 )
-from gops_records.scouting.report import profile_of
-from gops_records.simulate import write_simulation
+from gops_records.games.gops.scouting.report import profile_of
+from gops_records.games.gops.simulate import write_simulation
 
 # -- the references (commit 15312f7) ------------------------------------------------------------
 
@@ -668,7 +668,7 @@ def reference_bid_counts(s: Situations):
 
 
 def test_habit_counts_as_counted_over_the_hand(studied):
-    from gops_records.scouting.habits import _Bids
+    from gops_records.games.gops.scouting.habits import _Bids
     for s, _, _ in studied.values():
         b = _Bids.of(s)
         above, below, near, index = reference_bid_counts(s)
@@ -679,7 +679,7 @@ def test_habit_counts_as_counted_over_the_hand(studied):
 
 
 def test_predicted_bids_summed_as_np_add_at(studied):
-    from gops_records.scouting.report import predicted_bid_by_prize
+    from gops_records.games.gops.scouting.report import predicted_bid_by_prize
     for s, enc, _ in studied.values():
         model = OpponentModel.fit(s, enc)
         got = predicted_bid_by_prize(model, s, encoded=enc)

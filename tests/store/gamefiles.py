@@ -11,8 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from gops_records.store.db import reading
-from gops_records.store.schema import TABLES
+from gops_records.core.store.db import reading
+from gops_records.core.store.schema import TABLES
 
 RANKS = {1: "A", 11: "J", 12: "Q", 13: "K"}
 CLUB_PRIZES = [8, 5, 13, 2, 12, 3, 10, 7, 1, 11, 4, 9, 6]

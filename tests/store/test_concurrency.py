@@ -10,15 +10,15 @@ from pathlib import Path
 import pytest
 from gamefiles import counts, run_python, write_club_games
 
-from gops_records.importer import import_paths
-from gops_records.store.db import DatabaseLocked, reading
+from gops_records.core.importer import import_paths
+from gops_records.core.store.db import DatabaseLocked, reading
 
 # Opens a short-lived read-only connection per read, as a notebook would, until the
 # stop file appears; says when its first read is done, then prints what it saw. Any
 # exception ends it with a traceback.
 READER = """
 import json, os, time
-from gops_records.store.db import reading
+from gops_records.core.store.db import reading
 seen, started = [], time.monotonic()
 while time.monotonic() - started < 60:
     stop = os.path.exists({stop!r})

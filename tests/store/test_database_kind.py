@@ -21,16 +21,16 @@ import pytest
 from typer.testing import CliRunner
 
 from gops_records.cli import app
-from gops_records.importer import import_paths
-from gops_records.store import db as db_module
-from gops_records.store.db import (
+from gops_records.core.importer import import_paths
+from gops_records.core.store import db as db_module
+from gops_records.core.store.db import (
     DatabaseUnusable,
     connect,
     reading,
     schema_version,
     upgrade,
 )
-from gops_records.store.schema import MARK_APPLICATION, MARK_TABLE, MARK_VERSION, MIGRATIONS
+from gops_records.core.store.schema import MARK_APPLICATION, MARK_TABLE, MARK_VERSION, MIGRATIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "data" / "samples" / "2026-01-13-gops-society.gops"

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from gamefiles import SMALL, club_game
 
-from gops_records.importer import import_paths
-from gops_records.store.db import reading
-from gops_records.store.schema import TABLES
+from gops_records.core.importer import import_paths
+from gops_records.core.store.db import reading
+from gops_records.core.store.schema import TABLES
 
 DOCS = Path(__file__).parents[2] / "docs"
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from gops_records.replay import read_chunk
-from gops_records.replay.frames import ChunkGames, content_ids
+from gops_records.games.gops.replay import read_chunk
+from gops_records.games.gops.replay.frames import ChunkGames, content_ids
 
 GAME = """[Event "Club"]
 [A "Ann"]

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from gamefiles import SMALL, club_game, counts, snapshot
 
-from gops_records.importer import import_paths
-from gops_records.store.db import reading
+from gops_records.core.importer import import_paths
+from gops_records.core.store.db import reading
 
 BROKEN = SMALL.replace("2. 3D AC 2S", "2. 3D 3C 2S")
 

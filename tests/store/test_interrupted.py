@@ -9,14 +9,14 @@ from pathlib import Path
 
 from gamefiles import counts, run_python, snapshot, write_club_games
 
-from gops_records.importer import import_paths
-from gops_records.store.db import connect
+from gops_records.core.importer import import_paths
+from gops_records.core.store.db import connect
 
 # Loads batches of 100 games; after the first batch is in (inside the open transaction)
 # it says so and hangs, so the test kills it at a known point whatever the import's speed.
 KILLABLE = """
 import sys, time
-from gops_records.importer import import_paths
+from gops_records.core.importer import import_paths
 def progress(done, name):
     print("loaded", flush=True)
     time.sleep(120)

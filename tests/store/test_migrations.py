@@ -14,9 +14,9 @@ import pytest
 from typer.testing import CliRunner
 
 from gops_records.cli import app
-from gops_records.importer import import_paths
-from gops_records.store import db as db_module
-from gops_records.store.db import (
+from gops_records.core.importer import import_paths
+from gops_records.core.store import db as db_module
+from gops_records.core.store.db import (
     LATEST_VERSION,
     DatabaseOutdated,
     DatabaseUnusable,
@@ -24,7 +24,7 @@ from gops_records.store.db import (
     reading,
     schema_version,
 )
-from gops_records.store.schema import MIGRATIONS
+from gops_records.core.store.schema import MIGRATIONS
 
 SAMPLES = Path(__file__).resolve().parents[2] / "data" / "samples"
 HEX = "format('{:016x}', game_id) AS game_id"
@@ -212,7 +212,7 @@ def test_the_tag_macro_reads_one_tag(current: Path) -> None:
 
 def _summed_groups(db: Path) -> dict[str, list]:
     """The kept bid groups and cluster sums, summed per player and key (import ids apart)."""
-    from gops_records.hand_facts import GROUP_KEYS, GROUP_SUMS
+    from gops_records.games.gops.hand_facts import GROUP_KEYS, GROUP_SUMS
     keys = ", ".join(GROUP_KEYS)
     with reading(db) as con:
         groups = con.execute(
@@ -228,7 +228,7 @@ def test_the_upgrade_fills_the_bid_groups_as_imports_keep_them(current: Path,
     """Schema 9 fills player_bid_groups from the games already stored: the same sums as
     the imports of the same games kept, and the Players frames read from them are the
     ones computed from the bids."""
-    from gops_records.analytics import ALL_GAMES, list_players, player_bidding
+    from gops_records.games.gops.analytics import ALL_GAMES, list_players, player_bidding
 
     old = tmp_path / "v1.duckdb"
     _version_1_copy(current, old)
@@ -250,8 +250,8 @@ def test_an_upgraded_copy_in_memory_computes_the_bid_groups_instead(current: Pat
     """A read-only open of an older file does not fill the groups in its copy (that would
     be the whole upgrade's work for one read): the frames are computed from the bids and
     are the same as a current database's."""
-    from gops_records.analytics import ALL_GAMES, list_players, player_bidding
-    from gops_records.store.bid_groups import has_stored_groups
+    from gops_records.games.gops.analytics import ALL_GAMES, list_players, player_bidding
+    from gops_records.core.store.bid_groups import has_stored_groups
 
     old = tmp_path / "v1.duckdb"
     _version_1_copy(current, old)

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from gops_records.store.db import LATEST_VERSION, connect, migrate, reading, schema_version
-from gops_records.store.schema import MIGRATIONS, TABLES
+from gops_records.core.store.db import LATEST_VERSION, connect, migrate, reading, schema_version
+from gops_records.core.store.schema import MIGRATIONS, TABLES
 
 INT = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT")
 ID = ("UBIGINT",)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from gamefiles import run_python
 
-from gops_records.store.db import (
+from gops_records.core.store.db import (
     REQUEST_FRESH_SECONDS,
     SharedReader,
     connect,
@@ -23,7 +23,7 @@ from gops_records.store.db import (
 #: waited>" or "locked".
 WRITER = """
 import time
-from gops_records.store.db import connect, DatabaseLocked
+from gops_records.core.store.db import connect, DatabaseLocked
 start = time.monotonic()
 try:
     connect({db!r}, timeout={timeout}).close()

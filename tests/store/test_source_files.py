@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from gamefiles import SMALL, club_game, snapshot
 
-from gops_records import importer
-from gops_records.importer import import_paths
-from gops_records.store.db import connect, reading
-from gops_records.store.source_files import code_digest, reader_of
+from gops_records.core import importer
+from gops_records.core.importer import import_paths
+from gops_records.core.store.db import connect, reading
+from gops_records.core.store.source_files import code_digest, reader_of
 
 BROKEN = SMALL.replace("2. 3D AC 2S", "2. 3D 3C 2S")
 COUNTS = ("games_seen", "games_new", "games_duplicate", "games_rejected", "rejects_new",

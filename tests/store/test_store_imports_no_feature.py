@@ -1,6 +1,6 @@
-"""The store knows no feature: no module of gops_records.store imports scouting or
+"""The store knows no feature: no module of gops_records.core.store imports scouting or
 analytics, directly or through another module (issue 22; scouting owns its kept reports,
-gops_records/scouting/kept_store.py). The import-layer contract of the layout refactor
+gops_records/games/gops/scouting/kept_store.py). The import-layer contract of the layout refactor
 will hold this too; until then this test does."""
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ import pytest
 # refactor adds import-linter there)
 grimp = pytest.importorskip("grimp")
 
-FEATURES = ("gops_records.scouting", "gops_records.analytics")
+FEATURES = ("gops_records.games.gops.scouting", "gops_records.games.gops.analytics")
 
 
 def test_no_store_module_reaches_scouting_or_analytics() -> None:
     graph = grimp.build_graph("gops_records")
     chains = [chain for feature in FEATURES
               for chain in graph.find_shortest_chains(
-                  importer="gops_records.store", imported=feature, as_packages=True)]
+                  importer="gops_records.core.store", imported=feature, as_packages=True)]
     assert chains == [], sorted(chains)

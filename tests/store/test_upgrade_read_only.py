@@ -19,9 +19,9 @@ import pytest
 from typer.testing import CliRunner
 
 from gops_records.cli import app
-from gops_records.store import db as db_module
-from gops_records.store.db import LATEST_VERSION, DatabaseUnusable, connect, upgrade
-from gops_records.store.schema import MIGRATIONS
+from gops_records.core.store import db as db_module
+from gops_records.core.store.db import LATEST_VERSION, DatabaseUnusable, connect, upgrade
+from gops_records.core.store.schema import MIGRATIONS
 
 ENV = {"COLUMNS": "250", "GOPS_DB": ""}
 

@@ -9,9 +9,9 @@ import functools
 import numpy as np
 import pytest
 
-from gops_records.theory.position import Objective, PrizeOrder, Setting, TieRule
-from gops_records.theory.reductions import ALL, Reduction, canonical_sides, relabel
-from gops_records.theory.solver import Engine, Solver, every_position
+from gops_records.games.gops.theory.position import Objective, PrizeOrder, Setting, TieRule
+from gops_records.games.gops.theory.reductions import ALL, Reduction, canonical_sides, relabel
+from gops_records.games.gops.theory.solver import Engine, Solver, every_position
 
 SETTINGS = [Setting(n, rule, objective, order)
             for n in (2, 3) for rule in TieRule for objective in Objective

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from gops_records.theory.position import Objective, PrizeOrder, Setting, TieRule, start
-from gops_records.theory.reductions import ALL, Reduction
-from gops_records.theory.solver import Solver, value_against_uniform
+from gops_records.games.gops.theory.position import Objective, PrizeOrder, Setting, TieRule, start
+from gops_records.games.gops.theory.reductions import ALL, Reduction
+from gops_records.games.gops.theory.solver import Solver, value_against_uniform
 
 
 @pytest.mark.parametrize("n", range(2, 7))

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gops_records.theory import matrix_game, simplex
-from gops_records.theory.position import Objective, Setting, TieRule
-from gops_records.theory.solver import Engine, Solver, every_position
+from gops_records.games.gops.theory import matrix_game, simplex
+from gops_records.games.gops.theory.position import Objective, Setting, TieRule
+from gops_records.games.gops.theory.solver import Engine, Solver, every_position
 
 
 @pytest.mark.parametrize("spread", [2, 20])  # few distinct entries: many degenerate games

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gops_records.theory import matrix_game
-from gops_records.theory.position import (
+from gops_records.games.gops.theory import matrix_game
+from gops_records.games.gops.theory.position import (
     ImpossiblePosition,
     Objective,
     PrizeOrder,
@@ -16,8 +16,8 @@ from gops_records.theory.position import (
     position,
     start,
 )
-from gops_records.theory.reductions import ALL, NONE, Reduction
-from gops_records.theory.solver import Solver
+from gops_records.games.gops.theory.reductions import ALL, NONE, Reduction
+from gops_records.games.gops.theory.solver import Solver
 
 NO_SYMMETRY = ALL - {Reduction.SYMMETRY}  # else the start is 0 by the reduction itself
 

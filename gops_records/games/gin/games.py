@@ -1,0 +1,194 @@
+"""Finding stored Gin Rummy games and hands (``gops games --game gin``, ``gops export``).
+
+The filters are the Gops ones (:class:`gops_records.core.games_query.GameFilter`: players,
+events, dates), read against the ``gin_`` tables: a player filter matches either seat.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from datetime import date
+
+import duckdb
+
+from gops_records.core.dates import date_bounds, known_date, known_rows
+from gops_records.core.games_query import (
+    GameFilter,
+    GameNotFound,
+    UnknownEvent,
+    UnknownPlayer,
+    close_ids,
+    game_ref,
+    id_matches,
+    shown_date,
+)
+from gops_records.core.store.db import scalar
+
+
+def gin_where(selection: GameFilter, alias: str) -> tuple[str, list]:
+    """A SQL condition on a ``gin_hands`` or ``gin_games`` row ``alias`` and its parameters."""
+    conditions, params = ["TRUE"], []
+    if selection.players:
+        conditions.append(f"(list_contains(?::VARCHAR[], {alias}.player_a) OR "
+                          f"list_contains(?::VARCHAR[], {alias}.player_b))")
+        params += [list(selection.players)] * 2
+    if selection.events:
+        conditions.append(f"list_contains(?::VARCHAR[], {alias}.event)")
+        params.append(list(selection.events))
+    dated, bounds = date_bounds(f"{alias}.date", selection.date_from, selection.date_to)
+    conditions += dated
+    params += bounds
+    if selection.game_ids:
+        conditions.append(f"list_contains(?::UBIGINT[], {alias}.game_id)")
+        params.append(list(selection.game_ids))
+    return " AND ".join(conditions), params
+
+
+def check_gin_names(con: duckdb.DuckDBPyConnection, selection: GameFilter) -> None:
+    """Raise UnknownPlayer / UnknownEvent (with close matches) for a name no Gin hand has."""
+    checks = ((selection.players, "SELECT player_a FROM gin_hands UNION SELECT player_b FROM "
+               "gin_hands", UnknownPlayer, "played", "players"),
+              (selection.events, "SELECT DISTINCT event FROM gin_hands", UnknownEvent,
+               "has the event", "events"))
+    for names, sql, error, verb, noun in checks:
+        if not names:
+            continue
+        known = [r[0] for r in con.execute(sql).fetchall() if r[0] is not None]
+        for name in names:
+            if name not in known:
+                close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
+                hint = (f"; did you mean {', '.join(map(repr, close))}?" if close else
+                        f"; {len(known)} {noun} are recorded (gops games --game gin lists "
+                        "their games)")
+                what = f"no stored Gin Rummy hand {verb} {name!r}" if verb == "has the event" \
+                    else f"nobody named {name!r} played a stored Gin Rummy hand"
+                raise error(what + hint)
+
+
+@dataclass(frozen=True, slots=True)
+class GinGameRow:
+    """A stored Gin Rummy game as ``gops games --game gin`` lists it (seat order)."""
+
+    game_id: int
+    date: date | None
+    date_text: str | None
+    event: str | None
+    match: str
+    game_no: int
+    players: tuple[str | None, str | None]
+    recorded: str
+    hands: int
+    hands_won: tuple[int, int]
+    totals: tuple[int, int]
+    finished: bool
+    winner: str | None
+    game_score: int | None
+    blitz: bool | None
+    source: str
+
+    @property
+    def ref(self) -> str:
+        return game_ref(self.game_id)
+
+    @property
+    def shown_date(self) -> str:
+        """The date as the CLI prints it: YYYY-MM-DD, else the Date tag as written."""
+        return shown_date(self.date, self.date_text)
+
+    def as_json(self) -> dict:
+        """The object ``gops games --game gin --json`` prints."""
+        return {"game_id": self.game_id, "game_ref": self.ref,
+                "date": self.date.isoformat() if self.date else None,
+                "date_text": self.date_text, "event": self.event, "match": self.match,
+                "game": self.game_no, "players": list(self.players),
+                "recorded": self.recorded, "hands": self.hands,
+                "hands_won": list(self.hands_won), "totals": list(self.totals),
+                "finished": self.finished, "winner": self.winner,
+                "game_score": self.game_score, "blitz": self.blitz, "source": self.source}
+
+
+def find_gin_games(con: duckdb.DuckDBPyConnection, selection: GameFilter | None = None,
+                   limit: int | None = None) -> tuple[list[GinGameRow], int]:
+    """The selected games, newest date first (undated last; then match and game number),
+    the first ``limit`` of them (all when None), and how many the filter selects. A stored
+    date Python cannot hold reads as None (:mod:`gops_records.core.dates`)."""
+    selection = selection or GameFilter()
+    check_gin_names(con, selection)
+    where, params = gin_where(selection, "g")
+    total = scalar(con, f"SELECT count(*) FROM gin_games g WHERE {where}", params)
+    page = f"LIMIT {int(limit)}" if limit is not None else ""
+    rows = con.execute(f"""
+        SELECT game_id, date, date_text, event, match, game_no, player_a, player_b, recorded,
+               hands, hands_won_a, hands_won_b, total_a, total_b, finished, winner,
+               game_score, blitz, source
+        FROM {known_rows('gin_games', where, 'g', con)}
+        ORDER BY date DESC NULLS LAST, import_id, source, match, game_no {page}""",
+                       params).fetchall()
+    games = [GinGameRow(int(r[0]), r[1], r[2], r[3], r[4], int(r[5]), (r[6], r[7]), r[8],
+                        int(r[9]), (int(r[10]), int(r[11])), (int(r[12]), int(r[13])),
+                        bool(r[14]), r[15], r[16], r[17], r[18]) for r in rows]
+    return games, total
+
+
+def gin_counts(con: duckdb.DuckDBPyConnection) -> tuple[int, int]:
+    """How many Gin Rummy hands and games are stored."""
+    return (scalar(con, "SELECT count(*) FROM gin_hands"),
+            scalar(con, "SELECT count(*) FROM gin_games"))
+
+
+#: The stored Gin Rummy records a reference or an id may name: (what, table, id column).
+GIN_RECORDS = (("game", "gin_games", "game_id"), ("hand", "gin_hands", "hand_id"))
+
+
+def gin_matches(con: duckdb.DuckDBPyConnection, text: str) -> list[tuple[str, int]]:
+    """The stored Gin Rummy games and hands ``text`` names (its id or reference, by the
+    rule of :func:`gops_records.core.games_query.id_matches`), as ``("game" | "hand", id)``."""
+    return [(what, found) for what, table, column in GIN_RECORDS
+            for found in id_matches(con, text, table, column)]
+
+
+def gin_close(con: duckdb.DuckDBPyConnection, text: str) -> list[str]:
+    """References or ids of stored Gin Rummy games and hands close to ``text``."""
+    return [c for _, table, column in GIN_RECORDS for c in close_ids(con, text, table, column)]
+
+
+@dataclass(frozen=True, slots=True)
+class StoredHand:
+    """A stored Gin Rummy hand, as ``gops replay`` shows it."""
+
+    hand_id: int
+    recorded: str
+    raw_text: str
+    game_id: int | None
+    hand_no: int | None
+    source: str
+    source_record: int
+    date: date | None
+    date_text: str | None
+    event: str | None
+    match: str | None
+    game_no: int | None
+
+    @property
+    def ref(self) -> str:
+        return game_ref(self.hand_id)
+
+
+def stored_hand(con: duckdb.DuckDBPyConnection, hand_id: int) -> StoredHand:
+    """The stored hand ``hand_id`` (a date Python cannot hold reads as None)."""
+    row = con.execute(f"""
+        SELECT hand_id, recorded, raw_text, game_id, hand_no, source, source_record,
+               {known_date('date')}, date_text, event, match, game_no
+        FROM gin_hands WHERE hand_id = ?""", [hand_id]).fetchone()
+    if row is None:
+        raise GameNotFound(f"no stored Gin Rummy hand has the id {hand_id}")
+    return StoredHand(int(row[0]), *row[1:3], None if row[3] is None else int(row[3]),
+                      *row[4:])
+
+
+def game_hands(con: duckdb.DuckDBPyConnection, game_id: int) -> list[tuple[int, int, str]]:
+    """The stored hands of a game: (hand number, hand id, ``full`` or ``sheet``)."""
+    return [(int(n), int(h), r) for n, h, r in con.execute(
+        "SELECT hand_no, hand_id, recorded FROM gin_hands WHERE game_id = ? ORDER BY hand_no",
+        [game_id]).fetchall()]
