@@ -1,0 +1,23 @@
+"""Gin Rummy (Oklahoma) as a plug-in: the notations it reads and its parts, for the
+registry (:mod:`gops_records.core.registry`). Light on purpose: references, not imports."""
+
+from __future__ import annotations
+
+from gops_records.core.registry import FileKind, Game
+
+_P = "gops_records.games.gin"
+
+GAME = Game(
+    name="gin",
+    title="Gin Rummy",
+    files=(
+        FileKind("gin", (".gin",), ".gin full hands", reader=f"{_P}.files:GIN_READER"),
+        # a score sheet is checked against the stored full hands: read after them
+        FileKind("ginsheet", (".ginsheet",), ".ginsheet score sheets",
+                 reader=f"{_P}.files:SHEET_READER", order=1),
+    ),
+    parts={
+        # one line per part, "name": f"{_P}.module:ATTRIBUTE"
+    },
+    order=1,
+)

@@ -1,0 +1,22 @@
+"""Gops as a plug-in: the notations it reads and its parts, for the registry
+(:mod:`gops_records.core.registry`). Light on purpose: references, not imports."""
+
+from __future__ import annotations
+
+from gops_records.core.registry import FileKind, Game
+
+_P = "gops_records.games.gops"
+
+GAME = Game(
+    name="gops",
+    title="Gops",
+    files=(
+        FileKind("gops", (".gops",), ".gops records", reader=f"{_P}.files:GOPS_READER"),
+        FileKind("csv", (".csv",), "CSV round logs", reader=f"{_P}.files:CSV_READER"),
+        FileKind("jsonl", (".jsonl", ".ndjson"), "JSONL round logs",
+                 reader=f"{_P}.files:JSONL_READER"),
+    ),
+    parts={
+        # one line per part, "name": f"{_P}.module:ATTRIBUTE"
+    },
+)
