@@ -47,7 +47,8 @@ from gops_records.core.sources import (
     read_regular_file,
     source_name,
 )
-from gops_records.core.store import bid_groups, source_files
+from gops_records.core.store import source_files
+from gops_records.games.gops.analytics import bid_groups
 from gops_records.core.store.db import connect, scalar, write_failure
 from gops_records.core.store.loader import KnownGames, LoadCounts, batch_game_ids, load_frames
 from gops_records.core.store.source_files import FileRead, file_sha256, reader_of

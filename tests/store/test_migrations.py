@@ -251,7 +251,7 @@ def test_an_upgraded_copy_in_memory_computes_the_bid_groups_instead(current: Pat
     be the whole upgrade's work for one read): the frames are computed from the bids and
     are the same as a current database's."""
     from gops_records.games.gops.analytics import ALL_GAMES, list_players, player_bidding
-    from gops_records.core.store.bid_groups import has_stored_groups
+    from gops_records.games.gops.analytics.bid_groups import has_stored_groups
 
     old = tmp_path / "v1.duckdb"
     _version_1_copy(current, old)

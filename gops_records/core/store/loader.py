@@ -23,7 +23,7 @@ import duckdb
 import numpy as np
 import polars as pl
 
-from gops_records.core.store import bid_groups
+from gops_records.games.gops.analytics import bid_groups
 from gops_records.core.store.db import scalar
 
 _GAME_COLUMNS = (

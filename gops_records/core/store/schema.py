@@ -523,7 +523,7 @@ FROM gin_hands h CROSS JOIN (VALUES ('A'), ('B')) AS s(seat);
 
 
 #: Each player's bids grouped by their hand facts, kept by the loader import by import
-#: (gops_records.core.store.bid_groups): the Players page reads a player's groups instead of
+#: (gops_records.games.gops.analytics.bid_groups): the Players page reads a player's groups instead of
 #: computing them from their bids (docs/schema.md). Sums over games: an import adds its
 #: games' rows, then merges each touched player's rows into one a group.
 _V9_BID_GROUPS = """
@@ -654,7 +654,7 @@ INSERT INTO {MARK_TABLE} SELECT '{MARK_APPLICATION}'
 
 
 def _fill_bid_groups(con: duckdb.DuckDBPyConnection) -> None:
-    from gops_records.core.store import bid_groups  # it reads the schema's tables: import late
+    from gops_records.games.gops.analytics import bid_groups  # it reads the schema's tables: import late
 
     bid_groups.fill(con)
 

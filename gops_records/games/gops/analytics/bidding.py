@@ -38,7 +38,7 @@ from gops_records.games.gops.hand_facts import (
     cluster_frame,
     group_frame,
 )
-from gops_records.core.store.bid_groups import has_stored_groups, stored_groups
+from gops_records.games.gops.analytics.bid_groups import has_stored_groups, stored_groups
 
 HABITS = ("exact_prize", "prize_plus_one", "highest_remaining", "lowest_remaining")
 PHASES = ("all", "early", "middle", "late")

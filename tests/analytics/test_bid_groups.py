@@ -16,7 +16,7 @@ from gops_records.core.importer import import_paths
 from gops_records.games.gops.rules import RuleProfile
 from gops_records.games.gops.simulate import write_simulation
 from gops_records.core.store import loader
-from gops_records.core.store.bid_groups import has_stored_groups, stored_groups
+from gops_records.games.gops.analytics.bid_groups import has_stored_groups, stored_groups
 
 
 def _games(path: Path, games: int, seed: int, **rules) -> str:
