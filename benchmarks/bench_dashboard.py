@@ -39,11 +39,11 @@ from typing import Any
 
 import duckdb
 
-from gops_records.games.gops import analytics
 from gops_records.core import rejects as quarantine
+from gops_records.core.store.db import LATEST_VERSION, SharedReader, reading, scalar, schema_version
+from gops_records.games.gops import analytics
 from gops_records.games.gops.analytics import ALL_GAMES, CLASSIC, Filters, VariantKind
 from gops_records.games.gops.scouting import ScoutError, kept_store, predicted_bid_by_prize
-from gops_records.core.store.db import LATEST_VERSION, SharedReader, reading, scalar, schema_version
 
 OUT = Path(__file__).parent / "out"
 FIRST_LOAD_GOAL = 1.0  # seconds, issue 4 section 4

@@ -34,6 +34,12 @@ from gops_records.dashboards.ui import (
     clear_filters,
 )
 
+from gops_records.core.store.db import (
+    DatabaseLocked,
+    DatabaseMissing,
+    DatabaseUnusable,
+    default_db_path,
+)
 from gops_records.games.gops.analytics.filters import (
     P_EVENT,
     P_FINISHED,
@@ -48,12 +54,6 @@ from gops_records.games.gops.analytics.filters import (
     TIE_RULES,
     Filters,
     Variant,
-)
-from gops_records.core.store.db import (
-    DatabaseLocked,
-    DatabaseMissing,
-    DatabaseUnusable,
-    default_db_path,
 )
 
 HERE = Path(__file__).resolve().parent

@@ -1,4 +1,5 @@
-"""Altair charts of the Gin Rummy pages, on the small frames of ``gops_records.games.gin.analytics``.
+"""Altair charts of the Gin Rummy pages, on the small frames of
+``gops_records.games.gin.analytics``.
 
 They follow :mod:`gops_records.dashboards.charts` (titles, axis titles, tooltips, the
 Okabe-Ito palette, every rate with its count, no more than ``MAX_ROWS`` rows) and use its

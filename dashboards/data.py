@@ -27,11 +27,11 @@ import polars as pl
 import streamlit as st
 from gops_records.dashboards.text import escape_md
 
-from gops_records.games.gops import analytics
 from gops_records.core import rejects as quarantine_lib
+from gops_records.core.store.db import SharedReader
+from gops_records.games.gops import analytics
 from gops_records.games.gops.analytics.filters import Filters
 from gops_records.games.gops.scouting import ScoutReport, kept_store, predicted_bid_by_prize
-from gops_records.core.store.db import SharedReader
 
 TTL_SECONDS = 300
 MAX_ENTRIES = 128

@@ -45,7 +45,8 @@ def game_table(games: pl.DataFrame, key: str, *, columns: list[str] | None = Non
     """A table of games; selecting a row opens that game in the game viewer.
 
     ``games`` needs a ``game_id`` column; ``columns`` picks the others to show. Each game
-    has its short reference (``ref``, :func:`gops_records.games.gops.analytics.games.game_ref`) and a
+    has its short reference (``ref``, :func:`gops_records.games.gops.analytics.games.game_ref`) and
+    a
     link; the CSV download has the full id too.
     """
     shown = columns or [c for c in ("date", "event", "match", "players", "result", "winner",

@@ -22,10 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gops_records.core.games_query import GameFilter
+from gops_records.core.importer import import_paths
 from gops_records.games.gin.checking import read_gin_source
 from gops_records.games.gin.export import export_gin
 from gops_records.games.gin.simulate import Budget, GinDefect, write_simulation
-from gops_records.core.importer import import_paths
 
 SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
 BROKEN_FILE = "quarantine-demo.gin"

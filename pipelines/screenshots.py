@@ -129,8 +129,8 @@ def liveliest(db: Path) -> dict[str, str]:
     on: the latest evening."""
     from urllib.parse import urlencode
 
-    from gops_records.games.gops.analytics import Filters, largest_pools, standings
     from gops_records.core.store.db import reading
+    from gops_records.games.gops.analytics import Filters, largest_pools, standings
 
     with reading(db) as con:
         top = largest_pools(con, Filters(), 1)

@@ -11,8 +11,8 @@ import pytest
 from store.gamefiles import SMALL, club_game, run_python
 from typer.testing import CliRunner
 
-from gops_records.core import importer
 from gops_records.cli import app
+from gops_records.core import importer
 from gops_records.core.importer import import_paths
 
 ENV = {"COLUMNS": "250", "GOPS_DB": ""}

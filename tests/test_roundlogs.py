@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from gops_records.core.importer import import_paths
+from gops_records.core.store.db import reading
 from gops_records.games.gops.replay import read_chunk
 from gops_records.games.gops.replay.frames import ChunkGames
 from gops_records.games.gops.roundlogs import RoundLogError, read_round_log, round_log_games
-from gops_records.core.store.db import reading
 
 # The 3-card game 2-4 written with numbers, ranks and suits mixed, dated YYYY-MM-DD,
 # and the same players' second game (B takes the A and the 2, A the 3: a 3-3 draw) dated

@@ -10,9 +10,15 @@ import statistics
 
 import pytest
 
-from gops_records.games.gops.bots import Bot, Personality, PrizeBot, RandomBot
 from gops_records.core.errors import CardNotInHand, PrizeRepeated
-from gops_records.games.gops.notation import GameRecord, parse, read_reports, write_game, write_games
+from gops_records.games.gops.bots import Bot, Personality, PrizeBot, RandomBot
+from gops_records.games.gops.notation import (
+    GameRecord,
+    parse,
+    read_reports,
+    write_game,
+    write_games,
+)
 from gops_records.games.gops.rules import PrizeOrder, RuleProfile, TieRule
 from gops_records.games.gops.simulate import (
     CLUBS,

@@ -10,9 +10,9 @@ import random
 import pytest
 from typer.testing import CliRunner
 
+from gops_records.cli.app import app
 from gops_records.games.gops.bots import BOTS, Situation, nearest_sum
 from gops_records.games.gops.cards import SEATS
-from gops_records.cli.app import app
 from gops_records.games.gops.notation import read_reports, write_game
 from gops_records.games.gops.rules import RuleProfile, TieRule
 from gops_records.games.gops.simulate import broken_records, play_game, record_of

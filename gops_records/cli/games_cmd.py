@@ -70,8 +70,8 @@ def games(
         gops games --game gin --player Alice
     """
     from gops_records.core.games_query import find_games
-    from gops_records.games.gin.games import gin_counts
     from gops_records.core.store.db import reading
+    from gops_records.games.gin.games import gin_counts
 
     selection = selection_of(player, event, date_from, date_to)
     if kind is GameKind.GIN:
@@ -120,8 +120,8 @@ def table(found: list[StoredGame]) -> str:
 
 def gin_games(db, selection, limit: int, as_json: bool) -> None:
     """`gops games --game gin`: the stored Gin Rummy games."""
-    from gops_records.games.gin.games import find_gin_games
     from gops_records.core.store.db import reading
+    from gops_records.games.gin.games import find_gin_games
 
     try:
         with reading(db) as con:

@@ -29,9 +29,9 @@ if TYPE_CHECKING:
 
 def replay_gin(path: Path, number: int, encoding: str) -> NoReturn:
     """Print record ``number`` (1-based) of a Gin Rummy file; exit 0 if valid, 1 if not."""
+    from gops_records.core.sources import read_text, source_name
     from gops_records.games.gin.checking import gin_kind, read_gin_source
     from gops_records.games.gin.render import render
-    from gops_records.core.sources import read_text, source_name
 
     try:
         text = read_text(path, encoding)
@@ -67,8 +67,8 @@ def close_gin(con: duckdb.DuckDBPyConnection, text: str) -> list[str]:
 
 def replay_gin_stored(db: Path | None, found: Found) -> NoReturn:
     """Replay a stored Gin Rummy game (its score sheet) or full hand (turn by turn)."""
-    from gops_records.games.gin.games import game_hands, stored_hand
     from gops_records.core.store.db import reading
+    from gops_records.games.gin.games import game_hands, stored_hand
 
     if found.what == "game":
         _replay_game(db, found.id, None)
@@ -106,10 +106,10 @@ def _replay_game(db: Path | None, game_id: int, via: StoredHand | None) -> NoRet
     import io
 
     from gops_records.core.games_query import GameFilter
+    from gops_records.core.store.db import reading
     from gops_records.games.gin.export import export_gin
     from gops_records.games.gin.games import find_gin_games, game_hands
     from gops_records.games.gin.render import render
-    from gops_records.core.store.db import reading
 
     selection = GameFilter(game_ids=(game_id,))
     try:

@@ -138,8 +138,8 @@ def _kind_and_number(game: str | None, number: int | None) -> tuple[str | None, 
 def replay_gops_file(path: Path, number: int, encoding: str) -> NoReturn:
     """Print game ``number`` (1-based) of a .gops file or round log; exit 0 if valid."""
     from gops_records.cli.replay_table import render_replay
-    from gops_records.games.gops.notation import read_reports
     from gops_records.core.sources import read_text, source_name
+    from gops_records.games.gops.notation import read_reports
 
     try:
         text = read_text(path, encoding)

@@ -46,8 +46,8 @@ def scout(
 
         gops scout "Bruno Keller" --vs "Anna de Vries" --json --seed 7
     """
-    from gops_records.games.gops.scouting.kept_store import asked, keep
     from gops_records.core.store.db import reading
+    from gops_records.games.gops.scouting.kept_store import asked, keep
 
     try:
         with reading(db) as con:  # the kept report if it still holds, else computed

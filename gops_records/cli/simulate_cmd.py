@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING, Annotated, TextIO, TypeVar
 
 import typer
 
-from gops_records.games.gops.bots import BOTS
 from gops_records.cli.app import app, fail
 from gops_records.cli.games_cmd import GameKind
 from gops_records.core.errors import GopsError
 from gops_records.games.gin.melds import RunOrder
+from gops_records.games.gops.bots import BOTS
 from gops_records.games.gops.rules import PrizeOrder, RuleProfile, TieRule
 from gops_records.games.gops.simulate_defaults import DEFAULT_START
 

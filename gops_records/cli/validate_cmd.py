@@ -40,10 +40,10 @@ def validate(
         gops validate club/2026-11-26.gops club/older/ --json
     """
     from gops_records.core.checking import check_source
-    from gops_records.games.gin.checking import gin_last
-    from gops_records.games.gin.sheet_check import FullHands
     from gops_records.core.importer import IMPORT_SUFFIXES
     from gops_records.core.sources import find_sources, read_regular_file
+    from gops_records.games.gin.checking import gin_last
+    from gops_records.games.gin.sheet_check import FullHands
 
     out = sys.stdout
     games = invalid = files = 0

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from gops_records.games.gops.notation.model import Problem
+from gops_records.core.problems import Problem
 from gops_records.games.gops.replay.chunks import CHUNK_BYTES, read_file, record_body
 from gops_records.games.gops.replay.frames import ChunkGames, LongGame, errors_column
 from gops_records.games.gops.roundlogs import RoundLogError, round_log_games, round_log_kind

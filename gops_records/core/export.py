@@ -41,7 +41,14 @@ from gops_records.core.export_target import (
     writing,
 )
 from gops_records.core.games_query import GameFilter, check_players, game_ref
-from gops_records.games.gops.notation import BidToken, CardToken, GameRecord, RoundRecord, write_game
+from gops_records.core.store.db import reading, resolve_db, scalar
+from gops_records.games.gops.notation import (
+    BidToken,
+    CardToken,
+    GameRecord,
+    RoundRecord,
+    write_game,
+)
 from gops_records.games.gops.roundlogs import (
     BID_JOIN,
     COLUMNS,
@@ -51,7 +58,6 @@ from gops_records.games.gops.roundlogs import (
     FREE_TEXT_COLUMNS,
     NO_PRIZE,
 )
-from gops_records.core.store.db import reading, resolve_db, scalar
 
 __all__ = ["CSV_COLUMNS", "STDOUT", "ExportError", "ExportFormat", "ExportSummary",
            "GameFilter", "csv_query", "export_games", "iter_records"]

@@ -17,9 +17,9 @@ from datetime import date
 import duckdb
 
 from gops_records.core.dates import date_bounds, known_rows
-from gops_records.games.gops.analytics.games import game_ref, parse_game_ids
 from gops_records.core.errors import GopsError
 from gops_records.core.store.db import scalar
+from gops_records.games.gops.analytics.games import game_ref, parse_game_ids
 
 __all__ = ["GameFilter", "GameNotFound", "StoredGame", "UnknownEvent", "UnknownPlayer",
            "check_events", "check_players", "close_ids", "find_games", "game_ref", "id_matches",
@@ -83,7 +83,8 @@ class GameFilter:
 def check_players(con: duckdb.DuckDBPyConnection, names: tuple[str, ...]) -> None:
     """Raise :class:`UnknownPlayer` naming close matches for a name without games.
 
-    Uses the same rule as ``gops scout`` (:func:`gops_records.games.gops.scouting.features.check_player`):
+    Uses the same rule as ``gops scout``
+    (:func:`gops_records.games.gops.scouting.features.check_player`):
     difflib's close matches among the recorded names."""
     from gops_records.games.gops.scouting.features import ScoutError, check_player
 

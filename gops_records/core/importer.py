@@ -22,12 +22,25 @@ import duckdb
 import polars as pl
 
 from gops_records.core.errors import DecodeError
+from gops_records.core.problems import Problem
+from gops_records.core.rejects import IMPORT_EXAMPLES, headline
+from gops_records.core.sources import (
+    SourceError,
+    SourcesUnreadable,
+    decode,
+    find_files,
+    read_regular_file,
+    source_name,
+)
+from gops_records.core.store import source_files
+from gops_records.core.store.db import connect, scalar, write_failure
+from gops_records.core.store.loader import KnownGames, LoadCounts, batch_game_ids, load_frames
+from gops_records.core.store.source_files import FileRead, file_sha256, reader_of
 from gops_records.games.gin import store as gin_store
 from gops_records.games.gin.checking import GIN_KINDS, gin_kind, gin_last, read_gin_source
 from gops_records.games.gin.frames import GinFrames, gin_frames
 from gops_records.games.gin.sheet_check import FullHands
-from gops_records.games.gops.notation.model import Problem
-from gops_records.core.rejects import IMPORT_EXAMPLES, headline
+from gops_records.games.gops.analytics import bid_groups
 from gops_records.games.gops.replay.chunks import chunk_bytes_for, record_body
 from gops_records.games.gops.replay.chunks import read_file as read_records
 from gops_records.games.gops.replay.frames import ChunkGames, Frames
@@ -39,19 +52,6 @@ from gops_records.games.gops.roundlogs import (  # noqa: F401  (find_long_line, 
     find_long_line,
     round_log_games,
 )
-from gops_records.core.sources import (
-    SourceError,
-    SourcesUnreadable,
-    decode,
-    find_files,
-    read_regular_file,
-    source_name,
-)
-from gops_records.core.store import source_files
-from gops_records.games.gops.analytics import bid_groups
-from gops_records.core.store.db import connect, scalar, write_failure
-from gops_records.core.store.loader import KnownGames, LoadCounts, batch_game_ids, load_frames
-from gops_records.core.store.source_files import FileRead, file_sha256, reader_of
 
 IMPORT_SUFFIXES = (".gops", *ROUND_LOG_KINDS, *GIN_KINDS)
 BATCH_GAMES = 20_000
@@ -77,7 +77,8 @@ class ImportSummary(LoadCounts):
     #: lists them; ``gops rejects`` lists every one)
     rejected: list[str] = field(default_factory=list)
     #: Always 0 and 0.0: an import computes no scouting report any more (they are computed
-    #: when first asked for: gops_records/games/gops/scouting/kept_store.py); the keys stay for scripts
+    #: when first asked for: gops_records/games/gops/scouting/kept_store.py); the keys stay for
+    #: scripts
     scout_reports: int = 0
     scout_seconds: float = 0.0
     #: Each file read or counted: its name (as in ``sources``), its absolute path and the

@@ -26,12 +26,13 @@ import polars as pl
 
 from gops_records.core.errors import GopsError
 from gops_records.core.games_query import game_ref
-from gops_records.games.gin.checking import gin_kind
-from gops_records.games.gops.notation.model import GameRecord, Problem
-from gops_records.games.gops.roundlogs import RoundLogError, read_round_log, round_log_kind
+from gops_records.core.problems import Problem
 from gops_records.core.sources import read_regular_file
 from gops_records.core.store.db import scalar
 from gops_records.core.store.source_files import file_sha256
+from gops_records.games.gin.checking import gin_kind
+from gops_records.games.gops.notation.model import GameRecord
+from gops_records.games.gops.roundlogs import RoundLogError, read_round_log, round_log_kind
 
 #: Rejects ``gops import`` names one by one before giving the count of the rest.
 IMPORT_EXAMPLES = 5

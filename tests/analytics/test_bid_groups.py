@@ -10,13 +10,13 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from gops_records.games.gops.analytics import ALL_GAMES, Filters, bidding, list_events, list_players
-from gops_records.games.gops.hand_facts import GROUP_KEYS, cluster_frame, group_frame
 from gops_records.core.importer import import_paths
+from gops_records.core.store import loader
+from gops_records.games.gops.analytics import ALL_GAMES, Filters, bidding, list_events, list_players
+from gops_records.games.gops.analytics.bid_groups import has_stored_groups, stored_groups
+from gops_records.games.gops.hand_facts import GROUP_KEYS, cluster_frame, group_frame
 from gops_records.games.gops.rules import RuleProfile
 from gops_records.games.gops.simulate import write_simulation
-from gops_records.core.store import loader
-from gops_records.games.gops.analytics.bid_groups import has_stored_groups, stored_groups
 
 
 def _games(path: Path, games: int, seed: int, **rules) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from gops_records.core.stats import wilson
 from gops_records.games.gops.analytics import (
     Filters,
     bid_habits,
@@ -19,7 +20,6 @@ from gops_records.games.gops.analytics import (
     player_bidding,
     relative_bids,
 )
-from gops_records.core.stats import wilson
 
 NOT_G6 = Filters(events=("Club", "Other"))  # G1-G5: leaves out the 4-player game
 
@@ -148,8 +148,8 @@ def test_the_design_effect_is_measured_on_every_game(con):
     same games)."""
     import numpy as np
 
-    from gops_records.games.gops.analytics import list_events
     from gops_records.core.stats import clustered_rate
+    from gops_records.games.gops.analytics import list_events
 
     rows = con.sql("""SELECT b.game_id, b.round_no, r.prize, b.bid, g.cards
                       FROM bids b JOIN rounds r USING (game_id, round_no)

@@ -15,6 +15,7 @@ import duckdb
 import pytest
 from polars.testing import assert_frame_equal
 
+from gops_records.core.importer import import_paths
 from gops_records.games.gops.analytics import (
     ALL_GAMES,
     Filters,
@@ -25,7 +26,6 @@ from gops_records.games.gops.analytics import (
     player_bidding,
     relative_bids,
 )
-from gops_records.core.importer import import_paths
 
 #: Ann plays a game of bids of two cards and one of open prizes (docs/notation.md's
 #: worked examples, with Ann in Alice's seat).

@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 
 import gops_records.games.gops.analytics as a
+from gops_records.core.importer import import_paths
 from gops_records.core.stats import clustered_rate
 from gops_records.games.gops.cards import rank_name
-from gops_records.core.importer import import_paths
 from gops_records.games.gops.rules import Game, RoundResult, RuleProfile
 
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve"]

@@ -19,13 +19,13 @@ import polars as pl
 import pytest
 
 import gops_records.games.gops.analytics as a
+from gops_records.core.importer import import_paths
+from gops_records.core.store.db import scalar
 from gops_records.games.gops.analytics import ties
 from gops_records.games.gops.analytics.filters import games_cte, run
-from gops_records.core.importer import import_paths
 from gops_records.games.gops.notation import write_games
 from gops_records.games.gops.rules import RuleProfile, TieRule
 from gops_records.games.gops.simulate import simulate
-from gops_records.core.store.db import scalar
 
 SAMPLES = Path(__file__).parents[2] / "data" / "samples"
 PROFILES = [RuleProfile(), RuleProfile(players=3), RuleProfile(players=4, tie_rule=TieRule.DISCARD),

@@ -61,8 +61,8 @@ def test_a_pool_left_by_a_tie_in_an_unfinished_game_counts_as_carried(tmp_path):
     the game has no unclaimed points (it is left out of unclaimed_per_game)."""
     import duckdb
 
-    from gops_records.games.gops.analytics import Filters, carried_per_game, unclaimed_per_game
     from gops_records.core.importer import import_paths
+    from gops_records.games.gops.analytics import Filters, carried_per_game, unclaimed_per_game
 
     (tmp_path / "open.gops").write_text(
         '[Event "Open"] [A "Ann"] [B "Bob"] [Cards "4"] [TieRule "carry"]\n'

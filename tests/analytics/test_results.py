@@ -7,6 +7,8 @@ import datetime as dt
 import duckdb
 import pytest
 
+from gops_records.core.importer import import_paths
+from gops_records.core.stats import wilson
 from gops_records.games.gops.analytics import (
     Filters,
     date_range,
@@ -18,8 +20,6 @@ from gops_records.games.gops.analytics import (
     overview,
     standings,
 )
-from gops_records.core.stats import wilson
-from gops_records.core.importer import import_paths
 
 STANDINGS_COLUMNS = ["player", "games", "wins", "draws", "losses", "points_for",
                      "points_against", "point_diff", "win_rate", "ci_low", "ci_high"]

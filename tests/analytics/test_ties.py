@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from gops_records.core.stats import wilson
 from gops_records.games.gops.analytics import (
     Filters,
     final_ties,
@@ -12,7 +13,6 @@ from gops_records.games.gops.analytics import (
     ties_by_pair,
     ties_by_round,
 )
-from gops_records.core.stats import wilson
 
 CLUSTERED = ["rate", "ci_low", "ci_high", "games", "design_effect"]
 
@@ -101,8 +101,8 @@ def test_final_ties_without_reading_rounds_agrees_with_reading_them(tmp_path):
     reading the last rounds."""
     import duckdb
 
-    from gops_records.games.gops.analytics.ties import _final_ties_reading_rounds
     from gops_records.core.importer import import_paths
+    from gops_records.games.gops.analytics.ties import _final_ties_reading_rounds
     from gops_records.games.gops.notation import write_games
     from gops_records.games.gops.rules import RuleProfile
     from gops_records.games.gops.simulate import simulate

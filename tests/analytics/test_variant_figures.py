@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 
 import gops_records.games.gops.analytics as a
-from gops_records.games.gops.analytics.filters import CLASSIC, Filters, Variant, VariantKind
-from gops_records.core.stats import clustered_rate
 from gops_records.core.importer import import_paths
+from gops_records.core.stats import clustered_rate
+from gops_records.games.gops.analytics.filters import CLASSIC, Filters, Variant, VariantKind
 from gops_records.games.gops.notation import GameRecord, write_games
 from gops_records.games.gops.rules import Game, RoundResult, RuleProfile, TieRule
 from gops_records.games.gops.simulate import record_of, simulate

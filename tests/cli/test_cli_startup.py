@@ -15,7 +15,8 @@ import pytest
 
 #: Modules only some commands use, each costly to import (validate, import, replay and
 #: the dashboard), so that neither `gops --help` nor `gops scout` may load them.
-HEAVY = ("gops_records.core.checking", "gops_records.core.importer", "gops_records.games.gops.replay.chunks",
+HEAVY = ("gops_records.core.checking", "gops_records.core.importer",
+         "gops_records.games.gops.replay.chunks",
          "gops_records.games.gin.checking", "streamlit")
 #: The data stack itself: a command's help needs none of it.
 STACK = ("polars", "duckdb", "numpy", "pyarrow", "gops_records.games.gops.scouting.scout")
@@ -73,9 +74,9 @@ def test_scouting_a_kept_report_loads_neither_polars_nor_the_model(
     """`gops scout` prints a kept report (scouting/kept_store.py) with DuckDB alone: the
     same JSON as the report computed afresh, which loads the whole stack."""
     from gops_records.core.importer import import_paths
+    from gops_records.core.store.db import connect, reading
     from gops_records.games.gops.scouting import kept_store
     from gops_records.games.gops.simulate import write_simulation
-    from gops_records.core.store.db import connect, reading
 
     monkeypatch.setattr(kept_store, "KEEP_FROM_GAMES", 2)
     records, db = tmp_path / "a.gops", tmp_path / "t.duckdb"

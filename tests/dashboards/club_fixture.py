@@ -15,8 +15,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from gops_records.games.gops.bots import Personality
 from gops_records.core.importer import import_paths
+from gops_records.games.gops.bots import Personality
 from gops_records.games.gops.notation import write_games
 from gops_records.games.gops.rules import RuleProfile, TieRule
 from gops_records.games.gops.simulate import Player, simulate_game

@@ -17,8 +17,8 @@ from club_fixture import GAMES, write_records
 from odd_dates import renamed, set_odd_dates
 from streamlit.testing.v1 import AppTest
 
-from gops_records.games.gops.analytics.games import game_ref
 from gops_records.core.importer import import_paths
+from gops_records.games.gops.analytics.games import game_ref
 
 APP = Path(__file__).resolve().parents[2] / "dashboards" / "app.py"
 GIN_CLUB = Path(__file__).resolve().parents[1] / "gin" / "gin_club.gin"

@@ -210,8 +210,8 @@ def test_a_kept_report_shows_as_the_one_computed(tmp_path, monkeypatch):
     from typer.testing import CliRunner
 
     from gops_records.cli import app
-    from gops_records.games.gops.scouting import kept_store
     from gops_records.core.store.db import connect
+    from gops_records.games.gops.scouting import kept_store
 
     monkeypatch.setattr(kept_store, "KEEP_FROM_GAMES", 2)
     from club_fixture import build_club_db

@@ -15,8 +15,8 @@ from gops_records.dashboards.text import escape_md
 from test_apptest import chart_titled, charts_of, frame, metrics, start
 
 import gops_records.games.gops.analytics as a
-from gops_records.games.gops.bots import Personality
 from gops_records.core.importer import import_paths
+from gops_records.games.gops.bots import Personality
 from gops_records.games.gops.notation import write_games
 from gops_records.games.gops.rules import RuleProfile, TieRule
 from gops_records.games.gops.simulate import Player, simulate_game

@@ -5,7 +5,13 @@ from __future__ import annotations
 import random
 
 from gops_records.games.gin.cards import CARDS, cards_text
-from gops_records.games.gin.notation import DrawKind, HandRecord, OutWord, ResponseRecord, TurnRecord
+from gops_records.games.gin.notation import (
+    DrawKind,
+    HandRecord,
+    OutWord,
+    ResponseRecord,
+    TurnRecord,
+)
 from gops_records.games.gin.rules import (
     DEFAULT_PROFILE,
     BigGin,

@@ -13,10 +13,10 @@ import duckdb
 import pytest
 
 from gops_records.core.checking import check_source
-from gops_records.games.gin.sheet import MAX_DEADWOOD
-from gops_records.games.gin.sheet_check import FullHands
 from gops_records.core.importer import import_paths
 from gops_records.core.values import MAX_NUMBER, number_of
+from gops_records.games.gin.sheet import MAX_DEADWOOD
+from gops_records.games.gin.sheet_check import FullHands
 
 HAND = (Path(__file__).parent / "issue_example.gin").read_text("utf-8")
 SHEET = """[A "Alice"] [B "Bruno"] [Match "M{i}"] [Game "{game}"]

@@ -12,11 +12,11 @@ import duckdb
 import polars as pl
 import pytest
 
+from gops_records.core.importer import import_paths
 from gops_records.games.gin import analytics as a
 from gops_records.games.gin.grouping import group_hands
 from gops_records.games.gin.replay import read_hands
 from gops_records.games.gin.simulate import Budget, write_simulation
-from gops_records.core.importer import import_paths
 
 CLUB = Path(__file__).parent / "gin_club.gin"
 ALL = a.GinFilters()

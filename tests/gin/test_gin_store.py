@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from gin_play import random_hand
 
-from gops_records.games.gin.checking import read_gin
-from gops_records.games.gin.notation import write_hands
 from gops_records.core.importer import import_paths
 from gops_records.core.store.db import reading
+from gops_records.games.gin.checking import read_gin
+from gops_records.games.gin.notation import write_hands
 
 HERE = Path(__file__).parent
 DOCS = HERE.parents[1] / "docs"

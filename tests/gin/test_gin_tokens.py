@@ -9,9 +9,9 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gops_records.core.problems import Span
 from gops_records.games.gin.cards import CARDS, card_or_none, parse_card
 from gops_records.games.gin.notation import _Tok, _tokens
-from gops_records.games.gops.notation.model import Span
 
 _REFERENCE = re.compile(r"""
     (?P<tag>\[\s*(?P<name>[A-Za-z][\w-]*)\s+"(?P<value>[^"\n]*)"\s*\])

@@ -9,12 +9,12 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from gops_records.cli import app
+from gops_records.core.store.db import reading
 from gops_records.games.gin.checking import read_gin
 from gops_records.games.gin.grouping import group_hands
 from gops_records.games.gin.replay import read_hands
 from gops_records.games.gin.sheet import parse_sheets
 from gops_records.games.gin.sheet_check import FullHands, check_sheet
-from gops_records.core.store.db import reading
 
 HERE = Path(__file__).parent
 EXAMPLE = (HERE / "issue_example.gin").read_text("utf-8").replace(

@@ -11,7 +11,13 @@ from hypothesis import strategies as st
 
 from gops_records.games.gin.checking import read_gin
 from gops_records.games.gin.rules import Seat
-from gops_records.games.gin.sheet import SheetLine, SheetOut, SheetRecord, parse_sheets, write_sheets
+from gops_records.games.gin.sheet import (
+    SheetLine,
+    SheetOut,
+    SheetRecord,
+    parse_sheets,
+    write_sheets,
+)
 from gops_records.games.gin.sheet_check import FullHands, check_matches, check_sheet
 
 ISSUE_SHEET = """\

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gops_records.core.sources import decode
 from gops_records.games.gops.cards import RANK_BY_TEXT, SUIT_BY_TEXT, Suit
 from gops_records.games.gops.notation import (
     CardToken,
@@ -18,7 +19,6 @@ from gops_records.games.gops.notation import (
     iter_games,
     parse,
 )
-from gops_records.core.sources import decode
 
 ISSUE_EXAMPLE = """\
 [Event "Thursday club"]

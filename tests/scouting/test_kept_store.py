@@ -2,7 +2,8 @@
 first ask computes and keeps one, equal to the live report; it is read until an import adds
 games of that player.
 
-The threshold of :data:`~gops_records.games.gops.scouting.kept_store.KEEP_FROM_GAMES` is lowered here
+The threshold of :data:`~gops_records.games.gops.scouting.kept_store.KEEP_FROM_GAMES` is lowered
+here
 to a few games (the simulated players have dozens), except where the test is the threshold.
 """
 
@@ -20,11 +21,17 @@ from polars.testing import assert_frame_equal
 
 import gops_records.games.gops.scouting as scouting
 from gops_records.core.importer import import_paths
+from gops_records.core.store.db import connect, reading
 from gops_records.games.gops.scouting import ScoutError, kept_store, predicted_bid_by_prize, scout
 from gops_records.games.gops.scouting.kept import VERSION, from_record, to_record
-from gops_records.games.gops.scouting.kept_store import asked, games_stamp, keep, kept_report, report_for
+from gops_records.games.gops.scouting.kept_store import (
+    asked,
+    games_stamp,
+    keep,
+    kept_report,
+    report_for,
+)
 from gops_records.games.gops.simulate import write_simulation
-from gops_records.core.store.db import connect, reading
 
 
 def _records(path: Path, games: int, seed: int) -> Path:

@@ -18,8 +18,21 @@ from gops_records.games.gops.scouting.counter import (
     margin_tables,
 )
 from gops_records.games.gops.scouting.features import Situations, situation_frame
-from gops_records.games.gops.scouting.model import N_CODES, VIEWS, ModelStack, OpponentModel, ViewTable
-from gops_records.games.gops.scouting.play import Reply, Table, bid_the_prize, play, prize_piles, random_card
+from gops_records.games.gops.scouting.model import (
+    N_CODES,
+    VIEWS,
+    ModelStack,
+    OpponentModel,
+    ViewTable,
+)
+from gops_records.games.gops.scouting.play import (
+    Reply,
+    Table,
+    bid_the_prize,
+    play,
+    prize_piles,
+    random_card,
+)
 
 
 def brute_force(gain: list[list[float]]) -> float:

@@ -7,7 +7,12 @@ import math
 import numpy as np
 import pytest
 
-from gops_records.games.gops.scouting.evaluate import cross_validate, game_folds, held_out_probs, score
+from gops_records.games.gops.scouting.evaluate import (
+    cross_validate,
+    game_folds,
+    held_out_probs,
+    score,
+)
 from gops_records.games.gops.scouting.features import Situations, situation_frame
 from gops_records.games.gops.scouting.model import Board, OpponentModel
 

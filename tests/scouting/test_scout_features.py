@@ -11,7 +11,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gops_records.games.gops.scouting.features import ScoutError, Situations, check_player, situation_frame
+from gops_records.games.gops.scouting.features import (
+    ScoutError,
+    Situations,
+    check_player,
+    situation_frame,
+)
 
 ALL = set(range(1, 14))
 
@@ -96,8 +101,8 @@ def test_situations_of_random_two_to_four_player_games(tmp_path):
 
     import duckdb
 
-    from gops_records.games.gops.cards import rank_name
     from gops_records.core.importer import import_paths
+    from gops_records.games.gops.cards import rank_name
     from gops_records.games.gops.rules import Game, RuleProfile
 
     rng = random.Random(12)

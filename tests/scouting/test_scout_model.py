@@ -131,7 +131,12 @@ def test_em_weights_sum_to_one(fitted):
 
 def test_leave_one_out_scores_each_bid_with_its_own_count_taken_out(fitted):
     """The O(n) leave-one-out equals refitting the counts without the bid, bid by bid."""
-    from gops_records.games.gops.scouting.model import BUCKET_PRIOR, GLOBAL_PRIOR, ViewTable, _card_probs
+    from gops_records.games.gops.scouting.model import (
+        BUCKET_PRIOR,
+        GLOBAL_PRIOR,
+        ViewTable,
+        _card_probs,
+    )
     s, _ = fitted[RANDOM]
     enc = encode(Board.of(s))
     rows = np.arange(len(s))

@@ -9,8 +9,20 @@ import pytest
 
 from gops_records.games.gops.rules import Game, PrizeOrder, RuleProfile, TieRule
 from gops_records.games.gops.scouting.counter import CounterBidder
-from gops_records.games.gops.scouting.model import N_CODES, VIEWS, ModelStack, OpponentModel, ViewTable
-from gops_records.games.gops.scouting.play import Reply, bid_the_prize, play, prize_piles, random_card
+from gops_records.games.gops.scouting.model import (
+    N_CODES,
+    VIEWS,
+    ModelStack,
+    OpponentModel,
+    ViewTable,
+)
+from gops_records.games.gops.scouting.play import (
+    Reply,
+    bid_the_prize,
+    play,
+    prize_piles,
+    random_card,
+)
 
 
 def random_model(rng: np.random.Generator) -> OpponentModel:

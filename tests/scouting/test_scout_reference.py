@@ -30,9 +30,9 @@ import duckdb
 import numpy as np
 import pytest
 
+from gops_records.core.importer import import_paths
 from gops_records.games.gops.analytics import ALL_GAMES, list_players
 from gops_records.games.gops.cards import MAX_RANK
-from gops_records.core.importer import import_paths
 from gops_records.games.gops.rules import RuleProfile
 from gops_records.games.gops.scouting import counter
 from gops_records.games.gops.scouting import model as scout_model

@@ -15,9 +15,9 @@ import duckdb
 import pytest
 from typer.testing import CliRunner
 
-from gops_records.games.gops.analytics import ALL_GAMES, list_players
 from gops_records.cli import app
 from gops_records.core.importer import import_paths
+from gops_records.games.gops.analytics import ALL_GAMES, list_players
 from gops_records.games.gops.rules import RuleProfile
 from gops_records.games.gops.scouting import ScoutError, scout
 from gops_records.games.gops.scouting.features import studied

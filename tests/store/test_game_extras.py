@@ -8,9 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from gops_records.core.importer import import_paths
+from gops_records.core.store.db import connect, reading
 from gops_records.games.gops.rules import RuleProfile
 from gops_records.games.gops.simulate import write_simulation
-from gops_records.core.store.db import connect, reading
 
 #: Games whose seat columns differ from their game_players rows (0 when they agree).
 DIFFERENT = """

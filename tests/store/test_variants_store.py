@@ -12,13 +12,13 @@ import pytest
 
 from gops_records.core.export import export_games
 from gops_records.core.importer import import_paths
+from gops_records.core.store.db import reading
 from gops_records.games.gops.notation import parse, read_reports, write_games
 from gops_records.games.gops.replay import read_chunk, replay_tokens
 from gops_records.games.gops.replay.frames import ChunkGames
 from gops_records.games.gops.replay.records import record_tokens
 from gops_records.games.gops.rules import RuleProfile, TieRule
 from gops_records.games.gops.simulate import simulate, write_simulation
-from gops_records.core.store.db import reading
 
 PROFILES = {
     "bids2": RuleProfile(bid_cards=2, players=3),

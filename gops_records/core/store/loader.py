@@ -23,8 +23,8 @@ import duckdb
 import numpy as np
 import polars as pl
 
-from gops_records.games.gops.analytics import bid_groups
 from gops_records.core.store.db import scalar
+from gops_records.games.gops.analytics import bid_groups
 
 _GAME_COLUMNS = (
     "game_id, ? AS import_id, source, source_game, source_line, event, site, "

@@ -523,7 +523,8 @@ FROM gin_hands h CROSS JOIN (VALUES ('A'), ('B')) AS s(seat);
 
 
 #: Each player's bids grouped by their hand facts, kept by the loader import by import
-#: (gops_records.games.gops.analytics.bid_groups): the Players page reads a player's groups instead of
+#: (gops_records.games.gops.analytics.bid_groups): the Players page reads a player's groups instead
+#: of
 #: computing them from their bids (docs/schema.md). Sums over games: an import adds its
 #: games' rows, then merges each touched player's rows into one a group.
 _V9_BID_GROUPS = """
@@ -582,7 +583,8 @@ CREATE TABLE player_bid_clusters (
 
 
 #: Version 10: each player's scouting report, kept when first asked for, until the player's
-#: games change (gops_records/games/gops/scouting/kept_store.py owns the rows; the store only creates
+#: games change (gops_records/games/gops/scouting/kept_store.py owns the rows; the store only
+#: creates
 #: the table). Migrating computes none.
 _V10_SCOUT_REPORTS = """
 CREATE TABLE scout_reports (
@@ -654,7 +656,9 @@ INSERT INTO {MARK_TABLE} SELECT '{MARK_APPLICATION}'
 
 
 def _fill_bid_groups(con: duckdb.DuckDBPyConnection) -> None:
-    from gops_records.games.gops.analytics import bid_groups  # it reads the schema's tables: import late
+    from gops_records.games.gops.analytics import (
+        bid_groups,  # it reads the schema's tables: import late
+    )
 
     bid_groups.fill(con)
 

@@ -33,10 +33,10 @@ import duckdb
 import polars as pl
 
 from gops_records.core.dates import known_date, known_rows
-from gops_records.games.gops.analytics.filters import run
-from gops_records.core.stats import wilson, with_wilson
 from gops_records.core.games_query import GameFilter
+from gops_records.core.stats import wilson, with_wilson
 from gops_records.games.gin.games import gin_where
+from gops_records.games.gops.analytics.filters import run
 
 Con = duckdb.DuckDBPyConnection
 
@@ -145,7 +145,8 @@ def date_range(con: Con) -> tuple[dt.date | None, dt.date | None]:
 def evenings(con: Con, f: GinFilters = ALL, limit: int | None = None) -> pl.DataFrame:
     """The evenings of the hands the filters keep, newest first: one row per date and event,
     as :func:`gops_records.games.gops.analytics.evenings` reads the Gops games (undated hands belong
-    to no evening; :func:`gops_records.games.gops.analytics.evening_filters` narrows filters to one).
+    to no evening; :func:`gops_records.games.gops.analytics.evening_filters` narrows filters to
+    one).
     Order: date, then the evening imported last, then event. Columns: date, event, hands,
     games (those with a game: a hand without a Match tag has none)."""
     keep = f"LIMIT {max(int(limit), 0)}" if limit is not None else ""

@@ -31,11 +31,11 @@ from pathlib import PurePath
 
 import polars as pl
 
+from gops_records.core.problems import Problem
 from gops_records.games.gin.grouping import Grouping, group_hands
 from gops_records.games.gin.replay import HandReport, read_hands
 from gops_records.games.gin.sheet import parse_sheets
 from gops_records.games.gin.sheet_check import FullHands, SheetReport, check_matches, check_sheet
-from gops_records.games.gops.notation.model import Problem
 
 #: The Gin Rummy record files, by suffix, and the kind each is read as.
 GIN_KINDS = {".gin": "gin", ".ginsheet": "ginsheet"}

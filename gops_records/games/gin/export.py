@@ -24,10 +24,10 @@ import duckdb
 from gops_records.core.export import STDOUT, ExportFormat, ExportSummary
 from gops_records.core.export_target import check_target, writing
 from gops_records.core.games_query import GameFilter
+from gops_records.core.store.db import reading, resolve_db
 from gops_records.games.gin.games import check_gin_names, gin_where
 from gops_records.games.gin.rules import Seat
 from gops_records.games.gin.sheet import SHEET_TAGS, SheetLine, SheetOut, SheetRecord, write_sheet
-from gops_records.core.store.db import reading, resolve_db
 
 #: Rows fetched at a time.
 BATCH_ROWS = 10_000

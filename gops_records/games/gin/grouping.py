@@ -26,12 +26,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from gops_records.core.problems import Problem
+from gops_records.core.values import number_problem
 from gops_records.games.gin.game import GameScore, GinGame, GinMatch
 from gops_records.games.gin.keys import game_number, match_key
 from gops_records.games.gin.replay import HandReport, profile_of
 from gops_records.games.gin.rules import Players, Seat, dealer_message
-from gops_records.games.gops.notation.model import Problem
-from gops_records.core.values import number_problem
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,9 +20,9 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import replace
 
+from gops_records.core.values import number_of
 from gops_records.games.gin.notation import HandRecord, write_hand
 from gops_records.games.gin.sheet import SheetLine, write_line
-from gops_records.core.values import number_of
 
 #: The tags that say which game a record belongs to.
 GAME_TAGS = ("Event", "Date", "Match", "Game", "A", "B")

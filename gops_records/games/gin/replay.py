@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gops_records.core.problems import Problem, Span
 from gops_records.games.gin.cards import Card, parse_cards
 from gops_records.games.gin.errors import GinError, IllegalTurn, OutKind
 from gops_records.games.gin.melds import RunOrder
@@ -42,7 +43,6 @@ from gops_records.games.gin.rules import (
     Respond,
     Seat,
 )
-from gops_records.games.gops.notation.model import Problem, Span
 
 _DISCARD_CODES = ("card-not-in-hand", "discard-just-taken")
 

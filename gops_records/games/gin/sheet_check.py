@@ -32,6 +32,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from gops_records.core.problems import Problem, Span
+from gops_records.core.values import number_problem
 from gops_records.games.gin.cards import Card, GinSuit
 from gops_records.games.gin.game import GameScore, GinGame, GinMatch
 from gops_records.games.gin.keys import game_id, game_number, match_key
@@ -50,8 +52,6 @@ from gops_records.games.gin.rules import (
     score_hand,
 )
 from gops_records.games.gin.sheet import ParsedSheet, SheetLine, SheetOut, SheetRecord, rank_text
-from gops_records.games.gops.notation.model import Problem, Span
-from gops_records.core.values import number_problem
 
 _OUTCOME = {SheetOut.KNOCK: Outcome.KNOCK, SheetOut.GIN: Outcome.GIN,
             SheetOut.BIG_GIN: Outcome.BIG_GIN}

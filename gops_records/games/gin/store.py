@@ -27,12 +27,12 @@ import duckdb
 import numpy as np
 import polars as pl
 
+from gops_records.core.store.db import scalar
+from gops_records.core.store.loader import LoadCounts, load_frames
 from gops_records.games.gin.frames import GinFrames
 from gops_records.games.gin.rules import Seat
 from gops_records.games.gin.sheet import SheetOut
 from gops_records.games.gin.sheet_check import HandFacts
-from gops_records.core.store.db import scalar
-from gops_records.core.store.loader import LoadCounts, load_frames
 
 _DATE = "try_strptime(date_text, '%Y.%m.%d')::DATE AS date"
 _OUT = {"knock": SheetOut.KNOCK, "undercut": SheetOut.KNOCK, "gin": SheetOut.GIN,

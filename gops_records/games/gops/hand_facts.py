@@ -7,7 +7,8 @@ grouped by everything the Players page's five frames tell apart (a few thousand 
 at most), with the per-game sums the game-clustered intervals read.
 
 Two callers, one rule: :mod:`gops_records.games.gops.analytics.bidding` computes them from one
-player's bids as a query fetches them, and the store (:mod:`gops_records.games.gops.analytics.bid_groups`)
+player's bids as a query fetches them, and the store
+(:mod:`gops_records.games.gops.analytics.bid_groups`)
 from every player's bids of the games an import adds, so that the unfiltered view of a
 player reads its groups already summed. Both go through :meth:`HandFacts.of`,
 :func:`group_frame` and :func:`cluster_frame`; groups and cluster sums add up over

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gops_records.games.gops.notation.model import GameRecord, Problem
+from gops_records.core.problems import Problem
+from gops_records.games.gops.notation.model import GameRecord
 from gops_records.games.gops.rules import Outcome, RoundResult, RuleProfile
 
 

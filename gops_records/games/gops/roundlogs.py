@@ -40,17 +40,10 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from gops_records.games.gops.cards import SEATS, SUIT_BY_TEXT, parse_rank
 from gops_records.core.errors import GopsError
-from gops_records.games.gops.notation.model import (
-    Bid,
-    CardToken,
-    GameRecord,
-    Problem,
-    RoundRecord,
-    Span,
-    bid_of,
-)
+from gops_records.core.problems import Problem, Span
+from gops_records.games.gops.cards import SEATS, SUIT_BY_TEXT, parse_rank
+from gops_records.games.gops.notation.model import Bid, CardToken, GameRecord, RoundRecord, bid_of
 from gops_records.games.gops.replay.tags import date_problem
 
 REQUIRED = ("game", "round", "prize", "bid_a", "bid_b")
@@ -501,10 +494,10 @@ def round_log_games(data: bytes, kind: str, source: str, encoding: str = "utf-8"
     Raises :class:`LineTooLong` or :class:`RoundLogError` when the file cannot be read as
     a round log, and DecodeError when its bytes are not text in ``encoding``.
     """
+    from gops_records.core.sources import decode
     from gops_records.games.gops.replay import replay_tokens
     from gops_records.games.gops.replay.frames import ChunkGames
     from gops_records.games.gops.replay.records import record_tokens
-    from gops_records.core.sources import decode
 
     if not data.strip():  # as a .gops file: an empty file holds no games
         return None

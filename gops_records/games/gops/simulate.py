@@ -25,10 +25,17 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import TextIO
 
+from gops_records.core.errors import CardNotInHand
 from gops_records.games.gops.bots import BOTS, Bot, Personality, Situation
 from gops_records.games.gops.cards import SEATS, Seat, Suit, card_text
-from gops_records.core.errors import CardNotInHand
-from gops_records.games.gops.notation import Bid, BidToken, CardToken, GameRecord, RoundRecord, write_game
+from gops_records.games.gops.notation import (
+    Bid,
+    BidToken,
+    CardToken,
+    GameRecord,
+    RoundRecord,
+    write_game,
+)
 from gops_records.games.gops.notation.writer import format_result
 from gops_records.games.gops.rules import Game, PrizeOrder, RoundResult, RuleProfile, resolve
 from gops_records.games.gops.simulate_defaults import DEFAULT_START

@@ -9,7 +9,8 @@ carries (from its own source) are kept.
 
 from __future__ import annotations
 
-from gops_records.games.gops.notation.model import GameRecord, Problem
+from gops_records.core.problems import Problem
+from gops_records.games.gops.notation.model import GameRecord
 from gops_records.games.gops.report import GameReport
 
 __all__ = ["GameReport", "validate_game", "validate_games"]

@@ -6,6 +6,7 @@ rate comes with its count ``n`` (or a named count) and a 95% Wilson interval
 (``rate``, ``ci_low``, ``ci_high``). What each function computes: docs/analytics.md.
 """
 
+from gops_records.core.stats import wilson, with_wilson
 from gops_records.games.gops.analytics.bidding import (
     bid_habits,
     bid_heatmap,
@@ -14,7 +15,13 @@ from gops_records.games.gops.analytics.bidding import (
     player_bidding,
     relative_bids,
 )
-from gops_records.games.gops.analytics.filters import ALL_GAMES, CLASSIC, Filters, Variant, VariantKind
+from gops_records.games.gops.analytics.filters import (
+    ALL_GAMES,
+    CLASSIC,
+    Filters,
+    Variant,
+    VariantKind,
+)
 from gops_records.games.gops.analytics.games import (
     GameDetail,
     game_detail,
@@ -44,7 +51,6 @@ from gops_records.games.gops.analytics.results import (
     standings,
 )
 from gops_records.games.gops.analytics.shapes import game_shapes
-from gops_records.core.stats import wilson, with_wilson
 from gops_records.games.gops.analytics.ties import (
     final_ties,
     tie_streaks,

@@ -24,6 +24,7 @@ import duckdb
 import numpy as np
 import polars as pl
 
+from gops_records.core.store.db import scalar
 from gops_records.games.gops.hand_facts import (
     DEFAULT_BUCKETS,
     GROUP_KEYS,
@@ -33,7 +34,6 @@ from gops_records.games.gops.hand_facts import (
     cluster_schema,
     group_frame,
 )
-from gops_records.core.store.db import scalar
 
 GROUPS, CLUSTERS = "player_bid_groups", "player_bid_clusters"
 

@@ -29,8 +29,9 @@ import duckdb
 import numpy as np
 import polars as pl
 
-from gops_records.games.gops.analytics.filters import CLASSIC, Filters, games_cte
 from gops_records.core.stats import CLUSTER_SUMS, design_effect_expr, wilson_deff_exprs
+from gops_records.games.gops.analytics.bid_groups import has_stored_groups, stored_groups
+from gops_records.games.gops.analytics.filters import CLASSIC, Filters, games_cte
 from gops_records.games.gops.hand_facts import (
     DEFAULT_BUCKETS,
     UNIFORM_UNIT,
@@ -38,7 +39,6 @@ from gops_records.games.gops.hand_facts import (
     cluster_frame,
     group_frame,
 )
-from gops_records.games.gops.analytics.bid_groups import has_stored_groups, stored_groups
 
 HABITS = ("exact_prize", "prize_plus_one", "highest_remaining", "lowest_remaining")
 PHASES = ("all", "early", "middle", "late")

@@ -127,7 +127,8 @@ def carried_per_game(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame
 
 
 def carried_per_game_of(shapes: pl.DataFrame) -> pl.DataFrame:
-    """:func:`carried_per_game` from :func:`~gops_records.games.gops.analytics.shapes.game_shapes`."""
+    """:func:`carried_per_game` from
+    :func:`~gops_records.games.gops.analytics.shapes.game_shapes`."""
     return (part(shapes, "carried").filter((pl.col("tie_rule") == "carry") & ~pl.col("open_row"))
             .group_by(pl.col("carried").alias("carried_value")).agg(pl.col("games").sum())
             .sort("carried_value"))
@@ -142,6 +143,7 @@ def unclaimed_per_game(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFra
 
 
 def unclaimed_per_game_of(shapes: pl.DataFrame) -> pl.DataFrame:
-    """:func:`unclaimed_per_game` from :func:`~gops_records.games.gops.analytics.shapes.game_shapes`."""
+    """:func:`unclaimed_per_game` from
+    :func:`~gops_records.games.gops.analytics.shapes.game_shapes`."""
     return (part(shapes, "unclaimed").filter(pl.col("finished")).group_by("unclaimed")
             .agg(pl.col("games").sum()).sort("unclaimed"))

@@ -20,8 +20,8 @@ from __future__ import annotations
 import duckdb
 import polars as pl
 
-from gops_records.games.gops.analytics.filters import Filters, Variant, VariantKind, games_cte, run
 from gops_records.core.stats import with_cluster_ci
+from gops_records.games.gops.analytics.filters import Filters, Variant, VariantKind, games_cte, run
 
 #: Which prize of the row a winner took (a row of two or more prizes), in display order.
 CHOICES = ("highest", "between", "lowest")

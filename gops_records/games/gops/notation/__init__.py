@@ -2,6 +2,7 @@
 values (:mod:`.reader`), the record model with spans (:mod:`.model`) and the canonical
 writer (:mod:`.writer`)."""
 
+from gops_records.core.problems import Problem, Span
 from gops_records.games.gops.notation.model import (
     KNOWN_TAGS,
     PLAYER_TAGS,
@@ -9,9 +10,7 @@ from gops_records.games.gops.notation.model import (
     BidToken,
     CardToken,
     GameRecord,
-    Problem,
     RoundRecord,
-    Span,
 )
 from gops_records.games.gops.notation.reader import iter_games, parse, read_reports  # noqa: I001
 from gops_records.games.gops.notation.writer import format_result, write_game, write_games

@@ -13,7 +13,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from gops_records.games.gops.cards import Seat, Suit, rank_name
-from gops_records.games.gops.notation.model import KNOWN_TAGS, Bid, CardToken, GameRecord, RoundRecord
+from gops_records.games.gops.notation.model import (
+    KNOWN_TAGS,
+    Bid,
+    CardToken,
+    GameRecord,
+    RoundRecord,
+)
 from gops_records.games.gops.notation.writer import escape, format_result
 
 _LETTER = {Suit.DIAMONDS: "D", Suit.CLUBS: "C", Suit.SPADES: "S", Suit.HEARTS: "H"}

@@ -7,8 +7,8 @@ where or how it was written, so ``parse(write(game)) == game`` holds for every g
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
+from gops_records.core.problems import Problem, Span  # noqa: F401  (records carry them)
 from gops_records.games.gops.cards import SEATS, Suit
 
 #: Known tags in the canonical order the writer uses; other tags follow in file order.
@@ -23,34 +23,6 @@ _CANONICAL = {name.lower(): name for name in KNOWN_TAGS}
 def canonical_tag(name: str) -> str:
     """Known tag names are case-insensitive and come back in canonical case."""
     return _CANONICAL.get(name.lower(), name)
-
-
-class Span(NamedTuple):
-    """Where a piece of text sits: 1-based line and column, 0-based offsets [start, end).
-
-    A named tuple rather than a dataclass: a large file has millions of them.
-    """
-
-    line: int
-    column: int
-    start: int
-    end: int
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """One thing wrong with a record: a stable code, a message, and where it is."""
-
-    code: str
-    message: str
-    line: int
-    column: int
-    round: int | None = None
-    text: str = ""
-
-    def as_dict(self) -> dict:
-        return {"code": self.code, "message": self.message, "line": self.line,
-                "column": self.column, "round": self.round}
 
 
 @dataclass(frozen=True, slots=True)

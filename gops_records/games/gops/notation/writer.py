@@ -15,7 +15,13 @@ import re
 from collections.abc import Iterable
 
 from gops_records.games.gops.cards import Seat, Suit, card_text
-from gops_records.games.gops.notation.model import KNOWN_TAGS, Bid, CardToken, GameRecord, RoundRecord
+from gops_records.games.gops.notation.model import (
+    KNOWN_TAGS,
+    Bid,
+    CardToken,
+    GameRecord,
+    RoundRecord,
+)
 from gops_records.games.gops.notation.tokens import WHITESPACE
 
 _BLANK_LINES = re.compile("\n(?:[" + re.escape(WHITESPACE.replace("\n", "")) + "]*\n)+")

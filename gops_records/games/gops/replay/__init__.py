@@ -1,6 +1,7 @@
 """The one production replay: token arrays in, checked and played games out.
 
-:func:`read_chunk` reads a chunk of ``.gops`` text: tokens (:mod:`gops_records.games.gops.notation.tokens`),
+:func:`read_chunk` reads a chunk of ``.gops`` text: tokens
+(:mod:`gops_records.games.gops.notation.tokens`),
 games (:mod:`.structure`), tags (:mod:`.tags`: they say which games have open prizes,
 whose rounds are cut differently), rounds (:mod:`.structure`), then every check and the
 play of every game (:mod:`.engine`). Records made in Python or read from round logs go

@@ -29,10 +29,10 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from gops_records.core.sources import decode
 from gops_records.games.gops.notation.tokens import Kind
 from gops_records.games.gops.replay import read_chunk
 from gops_records.games.gops.replay.frames import ChunkGames, LongGame
-from gops_records.core.sources import decode
 
 #: Bytes of text a two-player game takes, about, as ``gops simulate`` writes it.
 BYTES_PER_GAME = 420

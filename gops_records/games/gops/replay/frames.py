@@ -19,10 +19,7 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
-from gops_records.games.gops.cards import SEATS
-from gops_records.games.gops.notation.model import Problem
-from gops_records.games.gops.replay.engine import Replay
-from gops_records.games.gops.rules import PRIZE_ORDERS, TIE_RULES
+from gops_records.core.problems import Problem
 from gops_records.core.store.db import SAFE_CONFIG
 from gops_records.core.store.frames import (
     BID_COLUMNS,
@@ -35,6 +32,9 @@ from gops_records.core.store.frames import (
     TAGS_DTYPE,
     VARIANT_ROUND_ROWS_SCHEMA,
 )
+from gops_records.games.gops.cards import SEATS
+from gops_records.games.gops.replay.engine import Replay
+from gops_records.games.gops.rules import PRIZE_ORDERS, TIE_RULES
 
 TABLES = ("games", "game_players", "round_rows", "rejects", "variant_round_rows")
 _local = threading.local()

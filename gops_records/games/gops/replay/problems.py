@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from gops_records.games.gops.notation.model import Problem
+from gops_records.core.problems import Problem
 
 #: Problems written out per game; the rest are counted in one last problem.
 MAX_PER_GAME = 50

@@ -18,8 +18,9 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
+from gops_records.core.problems import Span
 from gops_records.games.gops.cards import card_text
-from gops_records.games.gops.notation.model import Bid, CardToken, GameRecord, Span
+from gops_records.games.gops.notation.model import Bid, CardToken, GameRecord
 from gops_records.games.gops.notation.tokens import (
     MAX_BID_CARDS,
     SUIT_CODES,

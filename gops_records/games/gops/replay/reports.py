@@ -9,14 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from gops_records.games.gops.notation.model import (
-    CardToken,
-    GameRecord,
-    Problem,
-    RoundRecord,
-    Span,
-    bid_of,
-)
+from gops_records.core.problems import Problem, Span
+from gops_records.games.gops.notation.model import CardToken, GameRecord, RoundRecord, bid_of
 from gops_records.games.gops.notation.tokens import SUIT_OF_CODE, Group, Kind
 from gops_records.games.gops.replay.engine import Replay
 from gops_records.games.gops.replay.open_prizes import bits_of

@@ -25,7 +25,8 @@ _WHERE = {"ScoutError": "features", "ScoutReport": "results",
 
 def __getattr__(name: str) -> Any:
     if name in _WHERE:
-        value = getattr(importlib.import_module(f"gops_records.games.gops.scouting.{_WHERE[name]}"), name)
+        module = importlib.import_module(f"gops_records.games.gops.scouting.{_WHERE[name]}")
+        value = getattr(module, name)
         globals()[name] = value
         return value
     raise AttributeError(f"module 'gops_records.games.gops.scouting' has no attribute {name!r}")

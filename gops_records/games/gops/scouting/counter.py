@@ -29,7 +29,13 @@ from gops_records.core.stats import t95
 from gops_records.games.gops.cards import MAX_RANK
 from gops_records.games.gops.rules import RuleProfile
 from gops_records.games.gops.scouting.defaults import DEFAULT_GAMES
-from gops_records.games.gops.scouting.model import Board, ModelStack, OpponentModel, encode, key_groups
+from gops_records.games.gops.scouting.model import (
+    Board,
+    ModelStack,
+    OpponentModel,
+    encode,
+    key_groups,
+)
 from gops_records.games.gops.scouting.play import (
     Reply,
     Table,

@@ -16,9 +16,9 @@ import duckdb
 import numpy as np
 import polars as pl
 
-from gops_records.games.gops.cards import MAX_RANK
 from gops_records.core.errors import GopsError
 from gops_records.core.store.db import scalar
+from gops_records.games.gops.cards import MAX_RANK
 
 #: At most this many of a player's games (the most recent) are studied, so a scout stays fast
 #: however much history the database holds.

@@ -1,7 +1,8 @@
 """The chart data behind a scouting report, and the report's values named where they were.
 
 The report itself (:class:`ScoutReport`: its JSON contract and its terminal text) is in
-:mod:`gops_records.games.gops.scouting.results`, free of numpy and polars so a kept report reads fast.
+:mod:`gops_records.games.gops.scouting.results`, free of numpy and polars so a kept report reads
+fast.
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ def predicted_bid_by_prize(source: ScoutReport | OpponentModel,
     probabilities averaged over the player's recorded situations with that prize, so the
     chart shows what the model expects in the spots the player actually met. For a bare
     model it is the first round of a ``cards``-card game (full hands, all prizes left).
-    With a model, ``encoded`` (the situations as :func:`~gops_records.games.gops.scouting.model.encode`
+    With a model, ``encoded`` (the situations as
+    :func:`~gops_records.games.gops.scouting.model.encode`
     gave them) spares encoding them again.
     """
     if isinstance(source, ScoutReport):

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations
 
-from gops_records.games.gops.cards import MAX_RANK
 from gops_records.core.errors import GopsError
+from gops_records.games.gops.cards import MAX_RANK
 from gops_records.games.gops.rules import TieRule
 
 __all__ = ["ImpossiblePosition", "Objective", "Position", "PrizeOrder", "Setting", "TieRule",
