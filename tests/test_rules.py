@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gops_records.core.errors import (
+from gops_records.games.gops.errors import (
     CardNotInHand,
     GameOver,
     IllegalRound,

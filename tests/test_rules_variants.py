@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gops_records.core.errors import (
+from gops_records.games.gops.errors import (
     BidCardRepeated,
     CardNotInHand,
     GameOver,

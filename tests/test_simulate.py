@@ -10,8 +10,8 @@ import statistics
 
 import pytest
 
-from gops_records.core.errors import CardNotInHand, PrizeRepeated
 from gops_records.games.gops.bots import Bot, Personality, PrizeBot, RandomBot
+from gops_records.games.gops.errors import CardNotInHand, PrizeRepeated
 from gops_records.games.gops.notation import (
     GameRecord,
     parse,

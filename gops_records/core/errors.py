@@ -1,8 +1,9 @@
-"""Typed exceptions shared by the engine, the notation and the store.
+"""Typed exceptions every layer and every game shares; no game is named here.
 
-Every exception that describes a problem in a game record carries a stable ``code``
-(the same string the validator reports), so callers can branch on it without parsing
-messages.
+:class:`GopsError` is the base of every error gops_records raises. :class:`ProblemError`
+is the base of every problem a record can have (a game's rule and notation errors:
+``games/<game>/errors.py`` derive theirs from it): it carries a stable ``code`` (the same
+string the validator reports), so callers can branch on it without parsing messages.
 """
 
 from __future__ import annotations
@@ -14,85 +15,19 @@ class GopsError(Exception):
     code = "error"
 
 
-class RuleError(GopsError, ValueError):
-    """A rule profile that cannot be played (e.g. 14 cards or 5 players)."""
+class ProblemError(GopsError, ValueError):
+    """A problem of a record, any game's: a stable ``code``, a ``message`` saying what to
+    fix and, when there is one, the ``card`` it is about (a replay locates it)."""
 
-    code = "rule"
+    code = "problem"
 
-
-class IllegalRound(GopsError, ValueError):
-    """A round that the rules forbid; ``seat`` is the bidder's index or None for the prize."""
-
-    code = "illegal-round"
-
-    def __init__(self, message: str, *, seat: int | None = None, card: int | None = None):
+    def __init__(self, message: str, *, card: int | None = None):
         super().__init__(message)
         self.message = message
-        self.seat = seat
         self.card = card
 
 
-class UnknownCard(IllegalRound):
-    """A card whose rank is outside 1..N for the game's deck size."""
-
-    code = "unknown-card"
-
-
-class CardNotInHand(IllegalRound):
-    """A bid with a card the player has already spent."""
-
-    code = "card-not-in-hand"
-
-
-class PrizeRepeated(IllegalRound):
-    """A prize card that was already revealed earlier in the game."""
-
-    code = "prize-repeated"
-
-
-class PrizeOrderBroken(IllegalRound):
-    """A prize that breaks a fixed (ascending or descending) prize order."""
-
-    code = "prize-order"
-
-
-class WrongBidCount(IllegalRound):
-    """A round with more or fewer bids than there are players."""
-
-    code = "bid-count"
-
-
-class BidCardRepeated(IllegalRound):
-    """A bid of several cards that names the same card twice."""
-
-    code = "bid-card-repeated"
-
-
-class WrongRevealCount(IllegalRound):
-    """An open-prize round that reveals more or fewer prizes than the top-up allows."""
-
-    code = "reveal-count"
-
-
-class PrizeNotInRow(IllegalRound):
-    """An open-prize round whose winner takes a prize that is not in the row."""
-
-    code = "prize-not-in-row"
-
-
-class TakeMismatch(IllegalRound):
-    """An open-prize round that names a prize taken on a tie, or none on a win."""
-
-    code = "take-mismatch"
-
-
-class GameOver(IllegalRound):
-    """A round played after all N rounds are done."""
-
-    code = "too-many-rounds"
-
-
-class DecodeError(GopsError, ValueError):
+class DecodeError(ProblemError):
     """A file whose bytes are not text in the expected encoding."""
 
     code = "encoding"

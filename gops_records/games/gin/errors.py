@@ -1,24 +1,21 @@
 """Typed errors of the Gin Rummy engine and notation, each with a stable code.
 
 The codes are those of issue 14's validation list; the replay reports them with a line
-and column, the engine raises them. All subclass :class:`gops_records.core.errors.GopsError`.
+and column, the engine raises them. All derive from
+:class:`gops_records.core.errors.ProblemError`, as every game's do
+(:mod:`gops_records.games.gops.errors` has the same shape).
 """
 
 from __future__ import annotations
 
-from gops_records.core.errors import GopsError
+from gops_records.core.errors import ProblemError
 
 
-class GinError(GopsError, ValueError):
-    """Base of every Gin Rummy problem; ``code`` is stable, the message says what to fix."""
+class GinError(ProblemError):
+    """Base of every Gin Rummy problem; ``code`` is stable, the message says what to fix,
+    ``card`` is the card it is about when there is one (the replay locates it)."""
 
     code = "gin"
-
-    def __init__(self, message: str, *, card: int | None = None):
-        super().__init__(message)
-        self.message = message
-        #: the card the problem is about, when there is one (the replay locates it)
-        self.card = card
 
 
 class GinSyntaxError(GinError):

@@ -37,7 +37,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from gops_records.core.errors import (
+from gops_records.games.gops.cards import MAX_RANK, Seat, rank_name
+from gops_records.games.gops.errors import (
     BidCardRepeated,
     CardNotInHand,
     GameOver,
@@ -51,7 +52,6 @@ from gops_records.core.errors import (
     WrongBidCount,
     WrongRevealCount,
 )
-from gops_records.games.gops.cards import MAX_RANK, Seat, rank_name
 
 MAX_PLAYERS = 4
 #: The most cards a bid may have (``[BidCards "3"]``).

@@ -8,11 +8,12 @@ Three layers, each usable on its own:
 - :func:`simulate` plays whole club evenings: named players from :data:`ROSTER` (each
   name always plays the same :class:`~gops_records.games.gops.bots.Personality`), events, sites,
   dates, three-game matches; :func:`write_simulation` streams them to a file in chunks.
+  The club frame (rosters, the plan of evenings, seeds, worker processes) is the one every
+  game shares, :mod:`gops_records.core.clubs`; this module plays and writes Gops games.
 - :func:`break_record` and :func:`broken_records` make records with one deliberate,
   known defect each (a :class:`Defect`), for the quarantine demo and the tests.
 
-Everything is driven by one ``random.Random(seed)``: the same arguments always give the
-same text.
+Everything is driven by one seed: the same arguments always give the same text.
 """
 
 from __future__ import annotations
@@ -23,11 +24,21 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from operator import attrgetter
 from typing import TextIO
 
-from gops_records.core.errors import CardNotInHand
+from gops_records.core.clubs import (
+    DEFAULT_START,
+    Club,
+    Roster,
+    Seeding,
+    plan_slots,
+    tag_date,
+    write_evenings,
+)
 from gops_records.games.gops.bots import BOTS, Bot, Personality, Situation
 from gops_records.games.gops.cards import SEATS, Seat, Suit, card_text
+from gops_records.games.gops.errors import CardNotInHand
 from gops_records.games.gops.notation import (
     Bid,
     BidToken,
@@ -38,7 +49,6 @@ from gops_records.games.gops.notation import (
 )
 from gops_records.games.gops.notation.writer import format_result
 from gops_records.games.gops.rules import Game, PrizeOrder, RoundResult, RuleProfile, resolve
-from gops_records.games.gops.simulate_defaults import DEFAULT_START
 
 # -- players ---------------------------------------------------------------------------
 
@@ -71,37 +81,21 @@ def _roster() -> tuple[Player, ...]:
 #: The club's members. The binding of name to personality is fixed (it does not depend on
 #: the seed), so a name plays the same way in every simulated file.
 ROSTER: tuple[Player, ...] = _roster()
-_BY_NAME = {p.name: p for p in ROSTER}
+_ROSTER = Roster(ROSTER, attrgetter("personality"), Personality, "bot")
 
 
 def player(name: str) -> Player:
     """The roster player called ``name`` (KeyError if there is none)."""
-    return _BY_NAME[name]
+    return _ROSTER.member(name)
 
 
 def roster(bots: Iterable[str] | None = None) -> list[Player]:
-    """The roster players whose personality is among ``bots`` (all of them for None)."""
-    if bots is None:
-        return list(ROSTER)
-    wanted = set()
-    for name in bots:
-        try:
-            wanted.add(Personality(name.strip().lower()))
-        except ValueError:
-            raise ValueError(f"unknown bot {name!r}: choose from {', '.join(BOTS)}") from None
-    return [p for p in ROSTER if p.personality in wanted]
+    """The roster players whose personality is among ``bots`` (all of them for None); an
+    unknown name is an :class:`~gops_records.core.clubs.UnknownBotError`."""
+    return _ROSTER.of(bots)
 
 
-# -- clubs and evenings ----------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Club:
-    """Where simulated evenings happen: the Event and Site tags and the weekday (0 = Monday)."""
-
-    event: str
-    site: str
-    weekday: int
+# -- clubs -----------------------------------------------------------------------------
 
 
 #: The clubs, in weekday order: evenings take turns in this order, so dates never go back.
@@ -114,17 +108,6 @@ CLUBS: tuple[Club, ...] = (
 #: Games per match: a match is three games between the same players (seats rotate), so it
 #: can be scored as cumulative totals or as best-of-3.
 MATCH_GAMES = 3
-
-
-def gops_date(day: dt.date) -> str:
-    """A date as the Date tag writes it: YYYY.MM.DD."""
-    return f"{day.year:04d}.{day.month:02d}.{day.day:02d}"
-
-
-def evening_date(club_index: int, week: int, start: dt.date = DEFAULT_START) -> dt.date:
-    """The date of a club's evening in a given week after ``start``."""
-    monday = start - dt.timedelta(days=start.weekday())
-    return monday + dt.timedelta(weeks=week, days=CLUBS[club_index].weekday)
 
 
 # -- one game --------------------------------------------------------------------------
@@ -533,7 +516,7 @@ def _evening(evening: Evening,
     total = evening.games + evening.broken
     broken_at = set(rng.sample(range(total), evening.broken)) if evening.broken else set()
     defects = _defect_cycle(rng, profile)
-    base_tags = {"Event": evening.event, "Site": evening.site, "Date": gops_date(evening.date)}
+    base_tags = {"Event": evening.event, "Site": evening.site, "Date": tag_date(evening.date)}
     number = 0
     match = 0
     while number < total:
@@ -560,7 +543,7 @@ def _attendees(rng: random.Random, pool: list[Player], n_players: int) -> list[P
         raise ValueError(f"{n_players} players need at least {n_players} roster players "
                          f"to choose from; the chosen bots give {len(pool)}")
     size = min(len(pool), rng.randint(max(n_players + 2, 6), 12))
-    return sorted(rng.sample(pool, size), key=ROSTER.index)
+    return sorted(rng.sample(pool, size), key=_ROSTER.index)
 
 
 def _seating(rng: random.Random, attendees: list[Player],
@@ -574,41 +557,29 @@ def _seating(rng: random.Random, attendees: list[Player],
 def plan_evenings(games: int, rng: random.Random, profile: RuleProfile,
                   bots: Sequence[str] | None = None, broken: int = 0,
                   start: dt.date = DEFAULT_START) -> Iterator[Evening]:
-    """Split ``games`` (and ``broken`` records) into club evenings, the clubs taking turns.
+    """Split ``games`` (and ``broken`` records) into club evenings, the clubs taking turns
+    (:func:`~gops_records.core.clubs.plan_slots`).
 
     Evenings hold 20-40 games for small runs and grow with the run (about 2,000 evenings
     for a million games), so the dates stay within about 13 years.
     """
-    low = max(20, games // 3000)
-    left, left_broken, index = games, broken, 0
-    while left > 0 or left_broken > 0:
-        size = min(left, rng.randint(low, 2 * low))
-        if size == left or left - size < low // 2:
-            size = left  # no tiny evening at the end
-        share = (left_broken if size == left
-                 else min(left_broken, round(broken * size / max(games, 1))))
-        club = index % len(CLUBS)
-        day = evening_date(club, index // len(CLUBS), start)
-        yield Evening(CLUBS[club].event, CLUBS[club].site, day, profile, size, share,
-                      tuple(bots) if bots is not None else None)
-        left -= size
-        left_broken -= share
-        index += 1
+    for slot in plan_slots(games, broken, 20, CLUBS, rng, start):
+        yield Evening(slot.club.event, slot.club.site, slot.date, profile, slot.size,
+                      slot.broken, tuple(bots) if bots is not None else None)
 
 
-def _evening_seed(seed: int, index: int) -> str:
-    """Each evening has its own random stream, so evenings can be played in any order."""
-    return f"gops-simulate/{seed}/{index}"
+#: Each evening has its own random stream, so evenings can be played in any order; the
+#: plan is seeded with the bare seed, as it always was.
+SEEDING = Seeding("gops-simulate", plan_by_name=False)
 
 
 def _stream(games: int, seed: int, profile: RuleProfile | None, bots: Sequence[str] | None,
             broken: int, start: dt.date) -> Iterator[tuple[Evening, str]]:
-    profile = profile or RuleProfile()
+    profile_ = profile or RuleProfile()
     if bots is not None:
         roster(bots)  # fail early on an unknown name
-    plan = plan_evenings(games, random.Random(seed), profile, bots, broken, start)
-    for index, evening in enumerate(plan):
-        yield evening, _evening_seed(seed, index)
+    return SEEDING.jobs(seed, lambda rng: plan_evenings(games, rng, profile_, bots, broken,
+                                                         start))
 
 
 def simulate(games: int, seed: int, profile: RuleProfile | None = None,
@@ -681,39 +652,17 @@ def write_simulation(out: TextIO, games: int, seed: int, profile: RuleProfile | 
     worker processes.
     """
     began = time.perf_counter()
-    names: set[str] = set()
-    defects: dict[str, int] = {}
-    n_games = n_broken = evenings = 0
-    work = _stream(games, seed, profile, bots, broken, start)
-    pool = None
-    if jobs > 1:
-        import multiprocessing
+    total = _Chunk("")
 
-        pool = multiprocessing.get_context("fork" if "fork" in
-                                           multiprocessing.get_all_start_methods()
-                                           else "spawn").Pool(jobs)
-        chunks: Iterator[_Chunk] = pool.imap(_evening_chunk, work)
-    else:
-        chunks = map(_evening_chunk, work)
-    try:
-        for chunk in chunks:
-            if not chunk.text:
-                continue
-            out.write(("\n" if evenings else "") + chunk.text)
-            evenings += 1
-            n_games += chunk.games
-            n_broken += chunk.broken
-            names |= chunk.names
-            for name, count in chunk.defects.items():
-                defects[name] = defects.get(name, 0) + count
-    except BaseException:
-        if pool is not None:  # do not wait for the evenings still queued
-            pool.terminate()
-        raise
-    finally:
-        if pool is not None:
-            pool.close()
-            pool.join()
-    players = {name: player(name).personality.value for name in sorted(names)}
-    return SimulationSummary(n_games, n_broken, evenings, players,
-                             time.perf_counter() - began, dict(sorted(defects.items())))
+    def add(chunk: _Chunk) -> None:
+        total.games += chunk.games
+        total.broken += chunk.broken
+        total.names |= chunk.names
+        for name, count in chunk.defects.items():
+            total.defects[name] = total.defects.get(name, 0) + count
+
+    evenings = write_evenings(out, _stream(games, seed, profile, bots, broken, start),
+                              _evening_chunk, add, jobs)
+    players = {name: player(name).personality.value for name in sorted(total.names)}
+    return SimulationSummary(total.games, total.broken, evenings, players,
+                             time.perf_counter() - began, dict(sorted(total.defects.items())))
