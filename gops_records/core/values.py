@@ -20,7 +20,7 @@ from __future__ import annotations
 import calendar
 import re
 
-from gops_records.games.gops.notation.tokens import shorten
+from gops_records.core.text import shorten
 
 #: The first and last years a record's date may carry.
 FIRST_YEAR, LAST_YEAR = 1000, 9999

@@ -28,11 +28,11 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from gops_records.core.problems import Problem, Span
+from gops_records.core.text import capped
 from gops_records.core.values import tag_problem
 from gops_records.games.gin.cards import Card, card_or_none, cards_text, parse_card
 from gops_records.games.gin.errors import GinSyntaxError
 from gops_records.games.gin.rules import Seat
-from gops_records.games.gops.notation.tokens import capped
 
 #: Known tags in the order the canonical writer uses; other tags follow in file order.
 HAND_TAGS = ("Event", "Site", "Date", "Match", "Game", "Hand", "A", "B", "Dealer", "Runs",

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations
 
+from gops_records.core.text import seat_label
 from gops_records.games.gin.arrangement import best_arrangement, best_discard, min_deadwood
 from gops_records.games.gin.cards import CARDS, Card, cards_of, cards_text, mask_of
 from gops_records.games.gin.errors import (
@@ -50,7 +51,6 @@ from gops_records.games.gin.errors import (
     WallError,
 )
 from gops_records.games.gin.melds import Meld, RunOrder, as_meld, breaking_card, lay_off
-from gops_records.games.gops.notation.tokens import seat_label
 
 
 class Seat(StrEnum):

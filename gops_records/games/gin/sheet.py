@@ -28,13 +28,13 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from gops_records.core.problems import Problem, Span
+from gops_records.core.text import capped, shorten
 from gops_records.core.values import MAX_NUMBER, tag_problem
 from gops_records.games.gin.notation import _RESULT as RESULT_PATTERN
 from gops_records.games.gin.notation import _Tok as Token
 from gops_records.games.gin.notation import _tokens as tokens
 from gops_records.games.gin.notation import points_of
 from gops_records.games.gin.rules import Seat
-from gops_records.games.gops.notation.tokens import capped, shorten
 
 #: Tags of a sheet in the order the canonical writer uses; other tags follow in file order.
 SHEET_TAGS = ("Event", "Site", "Date", "Match", "Game", "A", "B", "Runs")

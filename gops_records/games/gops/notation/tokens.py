@@ -34,11 +34,8 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
+from gops_records.core.text import NUMBER_CAP, capped
 from gops_records.games.gops.cards import RANK_BY_TEXT, SUIT_BY_TEXT, Suit
-
-#: Numbers are kept up to this value; a longer one can only fail a check (and is shown
-#: shortened), so no conversion of thousands of digits ever happens.
-NUMBER_CAP = 999_999
 
 _SUITS = "DCSHdcsh♦♣♠♥♢♧♤♡"
 _WS = r"[\s\x{FEFF}]"
@@ -113,24 +110,6 @@ _BID = re.compile(r"(?:(?:10|[2-9AaTtJjQqKk])[" + _SUITS + r"]?\+)+(?:10|[2-9AaT
                   + _SUITS + r"]?")
 #: The open-prize group words: ``(``, ``)``, ``()``, ``(C``, ``C)``, ``(C)`` for a card C.
 _GROUP = re.compile(r"(\()?((?:10|[2-9AaTtJjQqKk])[" + _SUITS + r"]?)?(\))?")
-
-
-def capped(digits: str) -> int:
-    """A run of ASCII digits as a number, capped at :data:`NUMBER_CAP`."""
-    digits = digits.lstrip("0") or "0"
-    return NUMBER_CAP + 1 if len(digits) > 6 else int(digits)
-
-
-def shorten(text: str, limit: int = 40) -> str:
-    """Text as echoed in a message: at most ``limit`` characters."""
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def seat_label(letter: str, name: str | None) -> str:
-    """A seat as problem messages name it, in every notation: ``Carla (A)``, or the letter
-    alone when the record names nobody there (or names the seat by its letter)."""
-    name = (name or "").strip()
-    return f"{shorten(name, 30)} ({letter})" if name and name != letter else letter
 
 
 @dataclass(frozen=True, slots=True)

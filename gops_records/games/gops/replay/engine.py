@@ -28,6 +28,7 @@ from functools import cached_property
 
 import numpy as np
 
+from gops_records.core.text import seat_label, shorten
 from gops_records.games.gops.cards import Seat, Suit, rank_name
 from gops_records.games.gops.notation.tokens import (
     MAX_BID_CARDS,
@@ -35,8 +36,6 @@ from gops_records.games.gops.notation.tokens import (
     Kind,
     Shape,
     Tokens,
-    seat_label,
-    shorten,
 )
 from gops_records.games.gops.notation.writer import format_result
 from gops_records.games.gops.replay.open_prizes import follow_rows

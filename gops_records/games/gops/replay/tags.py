@@ -13,9 +13,9 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
+from gops_records.core.text import capped
 from gops_records.core.values import MAX_TAG_CHARS, date_problem, length_problem
 from gops_records.games.gops.notation.model import KNOWN_TAGS
-from gops_records.games.gops.notation.tokens import capped
 from gops_records.games.gops.rules import MAX_BID_CARDS, MAX_PLAYERS, PRIZE_ORDERS, TIE_RULES
 
 _CANONICAL = {name.lower(): name for name in KNOWN_TAGS}
