@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from gops_records.core.problems import Span
 from gops_records.games.gin.cards import CARDS, card_or_none, parse_card
-from gops_records.games.gin.notation import _Tok, _tokens
+from gops_records.games.gin.tokens import Token, tokenize
 
 _REFERENCE = re.compile(r"""
     (?P<tag>\[\s*(?P<name>[A-Za-z][\w-]*)\s+"(?P<value>[^"\n]*)"\s*\])
@@ -24,8 +24,8 @@ _REFERENCE = re.compile(r"""
 """, re.X)
 
 
-def reference_tokens(text: str) -> list[_Tok]:
-    out: list[_Tok] = []
+def reference_tokens(text: str) -> list[Token]:
+    out: list[Token] = []
     line, line_start = 1, 0
     for m in _REFERENCE.finditer(text):
         kind = m.lastgroup if m.lastgroup in ("space", "bad", "open", "close", "word") else \
@@ -34,12 +34,12 @@ def reference_tokens(text: str) -> list[_Tok]:
         if kind != "space":
             span = Span(line, start - line_start + 1, start, m.end())
             if kind == "tag":
-                out.append(_Tok(kind, m.group(), span, m.group("name"), m.group("value")))
+                out.append(Token(kind, m.group(), span, m.group("name"), m.group("value")))
             elif kind == "comment":
                 body = m.group("body") if m.group("body") is not None else m.group("line")
-                out.append(_Tok(kind, m.group(), span, value=body.strip()))
+                out.append(Token(kind, m.group(), span, value=body.strip()))
             else:
-                out.append(_Tok(kind, m.group(), span))
+                out.append(Token(kind, m.group(), span))
         newlines = m.group().count("\n")
         if newlines:
             line += newlines
@@ -64,13 +64,13 @@ def test_the_tokeniser_equals_the_reference_on_mutated_records(start, length, ed
         else:
             del text[at:at + len(piece)]
     text = "".join(text)
-    assert _tokens(text) == reference_tokens(text)
+    assert tokenize(text) == reference_tokens(text)
 
 
 def test_the_tokeniser_equals_the_reference_on_a_sample_and_across_lines():
-    assert _tokens(SAMPLE) == reference_tokens(SAMPLE)
+    assert tokenize(SAMPLE) == reference_tokens(SAMPLE)
     spanning = '[A "x"]\n1. A pass {a comment\nover two lines} 2. B pass\r\n\n; end\n0-0'
-    tokens = _tokens(spanning)
+    tokens = tokenize(spanning)
     assert tokens == reference_tokens(spanning)
     assert [(t.kind, t.span.line, t.span.column) for t in tokens][-3:] == [
         ("word", 3, 22), ("comment", 5, 1), ("word", 6, 1)]

@@ -22,10 +22,8 @@ comments), not where it was written, so ``parse_hands(write_hands(hands)) == han
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import NamedTuple
 
 from gops_records.core.problems import Problem, Span
 from gops_records.core.text import capped
@@ -33,17 +31,12 @@ from gops_records.core.values import tag_problem
 from gops_records.games.gin.cards import Card, card_or_none, cards_text, parse_card
 from gops_records.games.gin.errors import GinSyntaxError
 from gops_records.games.gin.rules import Seat
+from gops_records.games.gin.tokens import NUMBER, RESULT, Token, points_of, tokenize
 
 #: Known tags in the order the canonical writer uses; other tags follow in file order.
 HAND_TAGS = ("Event", "Site", "Date", "Match", "Game", "Hand", "A", "B", "Dealer", "Runs",
              "DealA", "DealB", "Upcard")
 _CANONICAL_TAG = {t.lower(): t for t in HAND_TAGS}
-
-
-def points_of(match: re.Match) -> tuple[int, int] | None:
-    """The points of a terminator or a sheet's ``A-B`` (each capped as .gops numbers are:
-    a number of thousands of digits is a big number, not a crash), None for ``*``."""
-    return None if match.group() == "*" else (capped(match.group(1)), capped(match.group(2)))
 
 
 class DrawKind(StrEnum):
@@ -125,58 +118,8 @@ class ParsedHand:
     problems: tuple[Problem, ...]
 
 
-# -- tokens --------------------------------------------------------------------------------
-
-#: The tokens of a text; the search skips the whitespace between them.
-_TOKEN = re.compile(r"""
-    (?P<word>[^\s(){}\[\];"]+)
-  | (?P<tag>\[\s*(?P<name>[A-Za-z][\w-]*)\s+"(?P<value>[^"\n]*)"\s*\])
-  | (?P<comment>\{(?P<body>[^}]*)\}|;(?P<line>[^\n]*))
-  | (?P<open>\()
-  | (?P<close>\))
-  | (?P<bad>\S)
-""", re.X)
-_NUMBER = re.compile(r"(\d+)\.")
 _SEATS = {s.value: s for s in Seat}
 _OUT_WORDS = {w.value: w for w in OutWord}
-_RESULT = re.compile(r"(\d+)-(\d+)|\*")
-_NEWLINE = re.compile("\n")
-
-
-class _Tok(NamedTuple):
-    kind: str          # tag comment open close word bad
-    text: str
-    span: Span
-    name: str = ""
-    value: str = ""
-
-
-def _tokens(text: str) -> list[_Tok]:
-    """The tokens of a text with their spans, in one pass over the whole text (a
-    comment in braces may span lines); each token's line is found by walking the line
-    starts along with the tokens."""
-    out: list[_Tok] = []
-    append = out.append
-    starts = [m.end() for m in _NEWLINE.finditer(text)]
-    starts.append(len(text) + 1)
-    line, line_start, upcoming = 1, 0, starts[0]
-    for m in _TOKEN.finditer(text):
-        start, end = m.span()
-        while start >= upcoming:
-            line_start = upcoming
-            upcoming = starts[line]
-            line += 1
-        kind = m.lastgroup
-        span = Span(line, start - line_start + 1, start, end)
-        if kind == "tag":
-            append(_Tok(kind, m.group(), span, m.group("name"), m.group("value")))
-        elif kind == "comment":
-            body = m.group("body")
-            append(_Tok(kind, m.group(), span,
-                        value=(body if body is not None else m.group("line")).strip()))
-        else:
-            append(_Tok(kind, m.group(), span))  # type: ignore[arg-type]
-    return out
 
 
 # -- the reader ----------------------------------------------------------------------------
@@ -220,30 +163,30 @@ class _Hand:
 
 
 class _Reader:
-    def __init__(self, tokens: list[_Tok]):
+    def __init__(self, tokens: list[Token]):
         self.toks = tokens
         self.i = 0
 
-    def peek(self) -> _Tok | None:
+    def peek(self) -> Token | None:
         return self.toks[self.i] if self.i < len(self.toks) else None
 
-    def next(self) -> _Tok:
+    def next(self) -> Token:
         tok = self.toks[self.i]
         self.i += 1
         return tok
 
-    def card(self, hand: _Hand, tok: _Tok) -> Card | None:
+    def card(self, hand: _Hand, tok: Token) -> Card | None:
         try:
             return parse_card(tok.text)
         except GinSyntaxError as err:
             hand.problem(err.message, tok.span)
             return None
 
-    def is_card(self, tok: _Tok | None) -> bool:
+    def is_card(self, tok: Token | None) -> bool:
         return self.card_in(tok) is not None
 
     @staticmethod
-    def card_in(tok: _Tok | None) -> Card | None:
+    def card_in(tok: Token | None) -> Card | None:
         """The card a word token names (None for anything else)."""
         if tok is None or tok.kind != "word":
             return None
@@ -294,10 +237,10 @@ class _Reader:
             hand.problem("a turn after the answer to going out: the hand is over, end it "
                          "with its points", first.span, "wall")
 
-    def read_turn(self, hand: _Hand, first: _Tok) -> None:
+    def read_turn(self, hand: _Hand, first: Token) -> None:
         number = seat = None
         seat_span = None
-        if (m := _NUMBER.fullmatch(first.text)) and first.kind == "word":
+        if (m := NUMBER.fullmatch(first.text)) and first.kind == "word":
             number = capped(m.group(1))
             self.next()
         tok = self.peek()
@@ -329,7 +272,7 @@ class _Reader:
         if tok.text[2:] or kind is DrawKind.STOCK:
             taken = card_or_none(tok.text[2:])
             if taken is None:  # the problem points after the s: or p:
-                self.card(hand, _Tok("word", tok.text[2:], Span(
+                self.card(hand, Token("word", tok.text[2:], Span(
                     tok.span.line, tok.span.column + 2, tok.span.start + 2, tok.span.end)))
             else:
                 cards.append((taken, tok.span))
@@ -421,9 +364,9 @@ class _Reader:
                     hand.problem(problem, tok.span, "tag-value")  # every notation's rule
             elif tok.kind == "comment":
                 hand.add_comment(self.next().value)
-            elif tok.kind == "word" and _RESULT.fullmatch(tok.text):
+            elif tok.kind == "word" and RESULT.fullmatch(tok.text):
                 self.next()
-                m = _RESULT.fullmatch(tok.text)
+                m = RESULT.fullmatch(tok.text)
                 assert m is not None
                 result = points_of(m)
                 out.append(ParsedHand(hand.record(result, tok.span, True),
@@ -443,7 +386,7 @@ class _Reader:
 
 def parse_hands(text: str) -> list[ParsedHand]:
     """Every hand of a ``.gin`` text with its syntax problems (rules are the replay's)."""
-    return _Reader(_tokens(text)).hands()
+    return _Reader(tokenize(text)).hands()
 
 
 # -- the writer ----------------------------------------------------------------------------

@@ -13,7 +13,7 @@ A line is ``[n.] DEALER up RANK``, then how the hand ended (``SEAT knock D v D``
 knocker's deadwood against the opponent's after layoffs; ``SEAT gin v D``; ``SEAT
 biggin v D``; ``draw``), the hand's points in seat order and, optionally, ``= `` and the
 running totals. The terminator is the game score in seat order (``*``: not written).
-Tags and comments are those of ``.gin`` (the same tokens, :func:`notation.tokens`).
+Tags and comments are those of ``.gin`` (the same tokens, :mod:`.tokens`).
 
 :func:`parse_sheets` reads a text into :class:`SheetRecord` values with every syntax
 problem located; :mod:`gops_records.games.gin.sheet_check` checks them against the rules.
@@ -23,23 +23,18 @@ Equality compares what a sheet says, not where it was written, so
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 
 from gops_records.core.problems import Problem, Span
 from gops_records.core.text import capped, shorten
 from gops_records.core.values import MAX_NUMBER, tag_problem
-from gops_records.games.gin.notation import _RESULT as RESULT_PATTERN
-from gops_records.games.gin.notation import _Tok as Token
-from gops_records.games.gin.notation import _tokens as tokens
-from gops_records.games.gin.notation import points_of
 from gops_records.games.gin.rules import Seat
+from gops_records.games.gin.tokens import NUMBER, RESULT, Token, points_of, tokenize
 
 #: Tags of a sheet in the order the canonical writer uses; other tags follow in file order.
 SHEET_TAGS = ("Event", "Site", "Date", "Match", "Game", "A", "B", "Runs")
 _CANONICAL_TAG = {t.lower(): t for t in SHEET_TAGS}
-_NUMBER = re.compile(r"(\d+)\.")
 _RANK_BY_TEXT = {"a": 1, "t": 10, "j": 11, "q": 12, "k": 13, **{str(n): n for n in range(2, 11)}}
 _RANK_TEXT = {1: "A", 11: "J", 12: "Q", 13: "K"}
 #: The most deadwood a sheet line may write: ten cards of 10 points (what the store's
@@ -192,7 +187,7 @@ class _Reader:
 
     def points(self, what: str, after: Span) -> tuple[tuple[int, int], Span]:
         tok = self.word(what, after)
-        m = RESULT_PATTERN.fullmatch(tok.text)
+        m = RESULT.fullmatch(tok.text)
         if m is None or tok.text == "*":
             raise _LineError(f"{what} is written A-B in seat order (e.g. 0-26), not "
                              f"{tok.text!r}", tok.span)
@@ -221,7 +216,7 @@ class _Reader:
 
     def read_line(self, first: Token) -> SheetLine:
         number = None
-        if first.kind == "word" and (m := _NUMBER.fullmatch(first.text)):
+        if first.kind == "word" and (m := NUMBER.fullmatch(first.text)):
             number = capped(m.group(1))
             self.next()
         dealer, dealer_span = self.seat("the dealer (A or B)", first.span)
@@ -293,9 +288,9 @@ class _Reader:
                     sheet.problem(problem, tok.span, "tag-value")  # every notation's rule
             elif tok.kind == "comment":
                 sheet.add_comment(self.next().value)
-            elif tok.kind == "word" and RESULT_PATTERN.fullmatch(tok.text):
+            elif tok.kind == "word" and RESULT.fullmatch(tok.text):
                 self.next()
-                m = RESULT_PATTERN.fullmatch(tok.text)
+                m = RESULT.fullmatch(tok.text)
                 assert m is not None
                 result = points_of(m)
                 after_score: list[str] = []
@@ -320,7 +315,7 @@ class _Reader:
 
 def parse_sheets(text: str) -> list[ParsedSheet]:
     """Every sheet of a ``.ginsheet`` text with its syntax problems (rules are the checks')."""
-    return _Reader(tokens(text)).sheets()
+    return _Reader(tokenize(text)).sheets()
 
 
 # -- the writer ----------------------------------------------------------------------------
