@@ -18,6 +18,7 @@ import random
 import sys
 from pathlib import Path
 
+from gops_records.core.clubs import tag_date
 from gops_records.games.gops.notation import read_reports, write_game
 from gops_records.games.gops.rules import RuleProfile, TieRule
 from gops_records.games.gops.simulate import (
@@ -25,7 +26,6 @@ from gops_records.games.gops.simulate import (
     BrokenRecord,
     Evening,
     broken_records,
-    gops_date,
     play_evening,
 )
 
@@ -69,7 +69,7 @@ def build() -> tuple[dict[str, str], list[BrokenRecord]]:
     club = _CLUB["Thursday Club"]
     broken = broken_records(BROKEN_COUNT, SEED, RuleProfile(), tags={
         "Event": club.event, "Site": club.site,
-        "Date": gops_date(dt.date(2026, 1, 29))})
+        "Date": tag_date(dt.date(2026, 1, 29))})
     files[BROKEN_FILE] = "\n".join(b.text for b in broken)
     return files, broken
 

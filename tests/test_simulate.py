@@ -10,6 +10,7 @@ import statistics
 
 import pytest
 
+from gops_records.core.clubs import UnknownBotError
 from gops_records.games.gops.bots import Bot, Personality, PrizeBot, RandomBot
 from gops_records.games.gops.errors import CardNotInHand, PrizeRepeated
 from gops_records.games.gops.notation import (
@@ -28,7 +29,6 @@ from gops_records.games.gops.simulate import (
     Evening,
     break_record,
     broken_records,
-    evening_date,
     play_evening,
     play_game,
     player,
@@ -114,9 +114,9 @@ def test_evenings_are_matches_of_three_games_with_rotating_seats():
 
 
 def test_dates_follow_the_clubs_weekdays_and_never_go_back():
-    assert evening_date(0, 0).isoformat() == "2025-01-07"  # Gops Society, a Tuesday
-    assert evening_date(2, 0).isoformat() == "2025-01-09"  # Thursday Club, a Thursday
-    assert evening_date(1, 2).weekday() == CLUBS[1].weekday == 2
+    assert CLUBS[0].evening(0).isoformat() == "2025-01-07"  # Gops Society, a Tuesday
+    assert CLUBS[2].evening(0).isoformat() == "2025-01-09"  # Thursday Club, a Thursday
+    assert CLUBS[1].evening(2).weekday() == CLUBS[1].weekday == 2
     dates = [g.tags["Date"] for g in simulate(400, seed=1)]
     assert dates[0] == "2025.01.07"
     assert dates == sorted(dates) and len(set(dates)) > 5
@@ -172,13 +172,13 @@ def test_bots_option_limits_the_players():
     # with two personalities and two seats, every game is one against the other
     for g in games:
         assert {player(n).personality for n in g.players} == kinds
-    with pytest.raises(ValueError, match="unknown bot 'wizard'"):
+    with pytest.raises(UnknownBotError, match="unknown bot 'wizard'"):
         list(simulate(1, seed=0, bots=["wizard"]))
 
 
 def test_play_evening_uses_given_attendees():
     folks = tuple(roster(["saver"]))
-    evening = Evening("Test night", "Here", evening_date(0, 0), RuleProfile(), 7,
+    evening = Evening("Test night", "Here", CLUBS[0].evening(0), RuleProfile(), 7,
                       attendees=folks)
     games = list(play_evening(evening, random.Random(0)))
     assert len(games) == 7

@@ -8,6 +8,7 @@ from collections import Counter
 
 import pytest
 
+from gops_records.core.clubs import UnknownBotError
 from gops_records.games.gin.grouping import group_hands
 from gops_records.games.gin.melds import RunOrder
 from gops_records.games.gin.replay import read_hands
@@ -87,7 +88,7 @@ def test_bots_pick_the_styles():
     players = {dict(i.record.tags)[s] for i in items for s in "AB"}
     assert players <= names and {gin_player(n).style.value for n in players} == {
         "knocker", "random"}
-    with pytest.raises(ValueError, match="unknown Gin Rummy bot 'wizard'"):
+    with pytest.raises(UnknownBotError, match="unknown Gin Rummy bot 'wizard'"):
         gin_roster(["wizard"])
     assert len({p.style for p in GIN_ROSTER}) == 4
 

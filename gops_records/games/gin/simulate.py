@@ -18,9 +18,11 @@ Layers, each usable on its own:
   checked to give exactly its validation code), for the quarantine.
 
 A run asks for a number of games (:attr:`Budget.games`) or of hands
-(:attr:`Budget.hands`); the match or game it stops in may be left unfinished. Each
-evening draws from its own ``random.Random`` derived from the seed: the same arguments
-always give the same text, whatever the number of worker processes.
+(:attr:`Budget.hands`); the match or game it stops in may be left unfinished. The club
+frame (rosters, the plan of evenings, seeds, worker processes) is the one every game
+shares, :mod:`gops_records.core.clubs`: each evening draws from its own
+``random.Random`` derived from the seed, so the same arguments always give the same
+text, whatever the number of worker processes.
 """
 
 from __future__ import annotations
@@ -32,8 +34,18 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from operator import attrgetter
 from typing import TextIO
 
+from gops_records.core.clubs import (
+    DEFAULT_START,
+    Club,
+    Roster,
+    Seeding,
+    plan_slots,
+    tag_date,
+    write_evenings,
+)
 from gops_records.games.gin.bots import GIN_BOTS, GinBot, GinStyle, Seen
 from gops_records.games.gin.cards import CARDS, Card, cards_text, parse_cards
 from gops_records.games.gin.game import GinGame, GinMatch
@@ -64,7 +76,6 @@ from gops_records.games.gin.rules import (
     Respond,
     Seat,
 )
-from gops_records.games.gops.simulate import Club, gops_date
 
 # -- players ---------------------------------------------------------------------------
 
@@ -94,26 +105,18 @@ def _roster() -> tuple[GinPlayer, ...]:
 #: The club's Gin Rummy players. The name-to-style binding is fixed (it does not depend
 #: on the seed), so a name plays the same way in every simulated file.
 GIN_ROSTER: tuple[GinPlayer, ...] = _roster()
-_BY_NAME = {p.name: p for p in GIN_ROSTER}
+_ROSTER = Roster(GIN_ROSTER, attrgetter("style"), GinStyle, "Gin Rummy bot")
 
 
 def gin_player(name: str) -> GinPlayer:
     """The roster player called ``name`` (KeyError if there is none)."""
-    return _BY_NAME[name]
+    return _ROSTER.member(name)
 
 
 def gin_roster(bots: Iterable[str] | None = None) -> list[GinPlayer]:
-    """The roster players whose style is among ``bots`` (everyone for None)."""
-    if bots is None:
-        return list(GIN_ROSTER)
-    wanted = set()
-    for name in bots:
-        try:
-            wanted.add(GinStyle(name.strip().lower()))
-        except ValueError:
-            raise ValueError(f"unknown Gin Rummy bot {name!r}: choose from "
-                             f"{', '.join(GIN_BOTS)}") from None
-    return [p for p in GIN_ROSTER if p.style in wanted]
+    """The roster players whose style is among ``bots`` (everyone for None); an unknown
+    name is an :class:`~gops_records.core.clubs.UnknownBotError`."""
+    return _ROSTER.of(bots)
 
 
 #: Where the Gin Rummy evenings happen (a weekday each, so dates never go back).
@@ -121,7 +124,6 @@ GIN_CLUBS: tuple[Club, ...] = (
     Club("Thursday Club Gin", "De Gouden Leeuw, Utrecht", 3),
     Club("Gin Society", "The Eagle, Cambridge", 4),
 )
-DEFAULT_START = dt.date(2025, 1, 6)
 
 
 # -- one hand --------------------------------------------------------------------------
@@ -505,8 +507,8 @@ def play_evening(evening: GinEvening, rng: random.Random) -> Iterator[Item]:
     its broken hands come at random places between matches."""
     pool = gin_roster(evening.bots)
     attendees = rng.sample(pool, min(len(pool), rng.randint(4, 8)))
-    attendees.sort(key=GIN_ROSTER.index)
-    date = gops_date(evening.date)
+    attendees.sort(key=_ROSTER.index)
+    date = tag_date(evening.date)
     base = (("Event", evening.event), ("Site", evening.site), ("Date", date))
     budget = evening.budget
     left = _Left(budget.games, budget.hands)
@@ -529,41 +531,27 @@ def play_evening(evening: GinEvening, rng: random.Random) -> Iterator[Item]:
 def plan_evenings(budget: Budget, rng: random.Random, profile: GinProfile,
                   bots: Sequence[str] | None = None, broken: int = 0,
                   start: dt.date = DEFAULT_START) -> Iterator[GinEvening]:
-    """Split the budget (and ``broken`` hands) into club evenings, the clubs taking turns:
-    6-12 games or 40-80 hands an evening for small runs, more for big ones (about 3,000
-    evenings at most), so the dates stay within a few decades."""
-    total = budget.size
-    low = max(6 if budget.games is not None else 40, total // 3000)
-    left, left_broken, index = total, broken, 0
-    while left > 0 or left_broken > 0:
-        size = min(left, rng.randint(low, 2 * low))
-        if size == left or left - size < low // 2:
-            size = left
-        share = (left_broken if size == left
-                 else min(left_broken, round(broken * size / max(total, 1))))
-        club = index % len(GIN_CLUBS)
-        day = _club_date(club, index // len(GIN_CLUBS), start)
-        part = Budget(games=size) if budget.games is not None else Budget(hands=size)
-        yield GinEvening(GIN_CLUBS[club].event, GIN_CLUBS[club].site, day, profile, part,
-                         share, tuple(bots) if bots is not None else None)
-        left -= size
-        left_broken -= share
-        index += 1
+    """Split the budget (and ``broken`` hands) into club evenings, the clubs taking turns
+    (:func:`~gops_records.core.clubs.plan_slots`): 6-12 games or 40-80 hands an evening
+    for small runs, more for big ones (about 3,000 evenings at most), so the dates stay
+    within a few decades."""
+    least = 6 if budget.games is not None else 40
+    for slot in plan_slots(budget.size, broken, least, GIN_CLUBS, rng, start):
+        part = Budget(games=slot.size) if budget.games is not None else Budget(hands=slot.size)
+        yield GinEvening(slot.club.event, slot.club.site, slot.date, profile, part,
+                         slot.broken, tuple(bots) if bots is not None else None)
 
 
-def _club_date(club: int, week: int, start: dt.date) -> dt.date:
-    monday = start - dt.timedelta(days=start.weekday())
-    return monday + dt.timedelta(weeks=week, days=GIN_CLUBS[club].weekday)
+#: The plan and each evening draw from their own streams, derived from the seed.
+SEEDING = Seeding("gin-simulate")
 
 
 def _stream(budget: Budget, seed: int, profile: GinProfile, bots: Sequence[str] | None,
             broken: int, start: dt.date) -> Iterator[tuple[GinEvening, str]]:
     if bots is not None:
         _pair(random.Random(0), gin_roster(bots))  # fail early: an unknown name, one player
-    plan = plan_evenings(budget, random.Random(f"gin-simulate/{seed}"), profile, bots,
-                         broken, start)
-    for index, evening in enumerate(plan):
-        yield evening, f"gin-simulate/{seed}/{index}"
+    return SEEDING.jobs(seed, lambda rng: plan_evenings(budget, rng, profile, bots, broken,
+                                                         start))
 
 
 def simulate(budget: Budget, seed: int, profile: GinProfile = DEFAULT_PROFILE,
@@ -639,39 +627,18 @@ def write_simulation(out: TextIO, budget: Budget, seed: int,
     processes (the text does not change)."""
     began = time.perf_counter()
     total = _Chunk()
-    evenings = 0
-    work = _stream(budget, seed, profile, bots, broken, start)
-    pool = None
-    if jobs > 1:
-        import multiprocessing
 
-        pool = multiprocessing.get_context("fork" if "fork" in
-                                           multiprocessing.get_all_start_methods()
-                                           else "spawn").Pool(jobs)
-        chunks: Iterator[_Chunk] = pool.imap(_evening_chunk, work)
-    else:
-        chunks = map(_evening_chunk, work)
-    try:
-        for chunk in chunks:
-            if not chunk.text:
-                continue
-            out.write(("\n" if evenings else "") + chunk.text)
-            evenings += 1
-            total.hands += chunk.hands
-            total.games += chunk.games
-            total.matches |= chunk.matches
-            total.broken += chunk.broken
-            total.names |= chunk.names
-            total.outcomes.update(chunk.outcomes)
-            total.defects.update(chunk.defects)
-    except BaseException:
-        if pool is not None:
-            pool.terminate()
-        raise
-    finally:
-        if pool is not None:
-            pool.close()
-            pool.join()
+    def add(chunk: _Chunk) -> None:
+        total.hands += chunk.hands
+        total.games += chunk.games
+        total.matches |= chunk.matches
+        total.broken += chunk.broken
+        total.names |= chunk.names
+        total.outcomes.update(chunk.outcomes)
+        total.defects.update(chunk.defects)
+
+    evenings = write_evenings(out, _stream(budget, seed, profile, bots, broken, start),
+                              _evening_chunk, add, jobs)
     players = {n: gin_player(n).style.value for n in sorted(total.names)}
     return GinSimulationSummary(total.hands, total.games, len(total.matches), total.broken,
                                 evenings, dict(total.outcomes.most_common()), players,
