@@ -24,10 +24,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import ClassVar
 
 from gops_records.core.problems import Problem, Span
+from gops_records.core.records import TaggedRecord, TagNames, TagReading
 from gops_records.core.text import capped
-from gops_records.core.values import tag_problem
 from gops_records.games.gin.cards import Card, card_or_none, cards_text, parse_card
 from gops_records.games.gin.errors import GinSyntaxError
 from gops_records.games.gin.rules import Seat
@@ -36,7 +37,7 @@ from gops_records.games.gin.tokens import NUMBER, RESULT, Token, points_of, toke
 #: Known tags in the order the canonical writer uses; other tags follow in file order.
 HAND_TAGS = ("Event", "Site", "Date", "Match", "Game", "Hand", "A", "B", "Dealer", "Runs",
              "DealA", "DealB", "Upcard")
-_CANONICAL_TAG = {t.lower(): t for t in HAND_TAGS}
+HAND_TAG_NAMES = TagNames(HAND_TAGS)
 
 
 class DrawKind(StrEnum):
@@ -92,8 +93,11 @@ class ResponseRecord:
 
 
 @dataclass(frozen=True, slots=True)
-class HandRecord:
-    """One hand as written. ``result`` is the points (A, B), None for ``*``."""
+class HandRecord(TaggedRecord):
+    """One hand as written. ``result`` is the points (A, B), None for ``*``; ``span`` is
+    where the hand starts."""
+
+    TAG_NAMES: ClassVar[TagNames] = HAND_TAG_NAMES
 
     tags: tuple[tuple[str, str], ...]
     turns: tuple[TurnRecord, ...] = ()
@@ -104,12 +108,6 @@ class HandRecord:
     tag_spans: dict[str, Span] = field(default_factory=dict, compare=False, repr=False)
     result_span: Span | None = field(default=None, compare=False, repr=False)
     span: Span | None = field(default=None, compare=False, repr=False)
-
-    def tag(self, name: str) -> str | None:
-        for key, value in self.tags:
-            if key == name:
-                return value
-        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,8 +128,7 @@ class _Hand:
 
     def __init__(self, span: Span):
         self.span = span
-        self.tags: list[tuple[str, str]] = []
-        self.tag_spans: dict[str, Span] = {}
+        self.tags = TagReading(HAND_TAG_NAMES)
         self.turns: list[TurnRecord] = []
         self.response: ResponseRecord | None = None
         self.comments: list[str] = []
@@ -155,10 +152,8 @@ class _Hand:
 
     def record(self, result: tuple[int, int] | None, result_span: Span | None,
                terminated: bool) -> HandRecord:
-        order = {name: i for i, name in enumerate(HAND_TAGS)}
-        tags = sorted(self.tags, key=lambda kv: order.get(kv[0], len(order)))
-        return HandRecord(tuple(tags), tuple(self.turns), self.response, result,
-                          tuple(self.comments), terminated, self.tag_spans, result_span,
+        return HandRecord(self.tags.ordered(), tuple(self.turns), self.response, result,
+                          tuple(self.comments), terminated, self.tags.spans, result_span,
                           self.span)
 
 
@@ -354,14 +349,7 @@ class _Reader:
                     hand.problem("a tag inside the movetext: end the hand with its points "
                                  "(or *) first", tok.span)
                     continue
-                name = _CANONICAL_TAG.get(tok.name.lower(), tok.name)
-                if name in hand.tag_spans:
-                    hand.problem(f"the tag {name} is given twice", tok.span, "tag-value")
-                    continue
-                hand.tags.append((name, tok.value))
-                hand.tag_spans[name] = tok.span
-                if (problem := tag_problem(name, tok.value)) is not None:
-                    hand.problem(problem, tok.span, "tag-value")  # every notation's rule
+                hand.tags.add(tok.name, tok.value, tok.span, hand.problem)
             elif tok.kind == "comment":
                 hand.add_comment(self.next().value)
             elif tok.kind == "word" and RESULT.fullmatch(tok.text):
@@ -417,9 +405,7 @@ def write_turn(turn: TurnRecord, number: int, seat: Seat) -> str:
 
 def write_hand(hand: HandRecord) -> str:
     """The canonical text of a hand: one tag a line, one turn a line, the answer indented."""
-    order = {name: i for i, name in enumerate(HAND_TAGS)}
-    tags = sorted(hand.tags, key=lambda kv: order.get(kv[0], len(order)))
-    lines = [f'[{name} "{value}"]' for name, value in tags]
+    lines = [f'[{name} "{value}"]' for name, value in HAND_TAG_NAMES.ordered(hand.tags)]
     lines += [f"{{{c}}}" for c in hand.comments]
     lines.append("")
     dealer = Seat(hand.tag("Dealer")) if hand.tag("Dealer") in ("A", "B") else Seat.B

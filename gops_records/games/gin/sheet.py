@@ -25,16 +25,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import ClassVar
 
 from gops_records.core.problems import Problem, Span
+from gops_records.core.records import TaggedRecord, TagNames, TagReading
 from gops_records.core.text import capped, shorten
-from gops_records.core.values import MAX_NUMBER, tag_problem
+from gops_records.core.values import MAX_NUMBER
 from gops_records.games.gin.rules import Seat
 from gops_records.games.gin.tokens import NUMBER, RESULT, Token, points_of, tokenize
 
 #: Tags of a sheet in the order the canonical writer uses; other tags follow in file order.
 SHEET_TAGS = ("Event", "Site", "Date", "Match", "Game", "A", "B", "Runs")
-_CANONICAL_TAG = {t.lower(): t for t in SHEET_TAGS}
+SHEET_TAG_NAMES = TagNames(SHEET_TAGS)
 _RANK_BY_TEXT = {"a": 1, "t": 10, "j": 11, "q": 12, "k": 13, **{str(n): n for n in range(2, 11)}}
 _RANK_TEXT = {1: "A", 11: "J", 12: "Q", 13: "K"}
 #: The most deadwood a sheet line may write: ten cards of 10 points (what the store's
@@ -89,8 +91,11 @@ class SheetLine:
 
 
 @dataclass(frozen=True, slots=True)
-class SheetRecord:
-    """One sheet (one game) as written; ``result`` is the game score (A, B), None for ``*``."""
+class SheetRecord(TaggedRecord):
+    """One sheet (one game) as written; ``result`` is the game score (A, B), None for ``*``;
+    ``span`` is where the sheet starts."""
+
+    TAG_NAMES: ClassVar[TagNames] = SHEET_TAG_NAMES
 
     tags: tuple[tuple[str, str], ...]
     lines: tuple[SheetLine, ...] = ()
@@ -102,12 +107,6 @@ class SheetRecord:
     tag_spans: dict[str, Span] = field(default_factory=dict, compare=False, repr=False)
     result_span: Span | None = field(default=None, compare=False, repr=False)
     span: Span | None = field(default=None, compare=False, repr=False)
-
-    def tag(self, name: str) -> str | None:
-        for key, value in self.tags:
-            if key == name:
-                return value
-        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,8 +120,7 @@ class _Sheet:
 
     def __init__(self, span: Span):
         self.span = span
-        self.tags: list[tuple[str, str]] = []
-        self.tag_spans: dict[str, Span] = {}
+        self.tags = TagReading(SHEET_TAG_NAMES)
         self.lines: list[SheetLine] = []
         self.comments: list[str] = []
         self.problems: list[Problem] = []
@@ -142,10 +140,9 @@ class _Sheet:
 
     def record(self, result: tuple[int, int] | None, span: Span | None, terminated: bool,
                score_comments: tuple[str, ...] = ()) -> SheetRecord:
-        order = {name: i for i, name in enumerate(SHEET_TAGS)}
-        tags = sorted(self.tags, key=lambda kv: order.get(kv[0], len(order)))
-        return SheetRecord(tuple(tags), tuple(self.lines), result, tuple(self.comments),
-                           score_comments, terminated, self.tag_spans, span, self.span)
+        return SheetRecord(self.tags.ordered(), tuple(self.lines), result,
+                           tuple(self.comments), score_comments, terminated, self.tags.spans,
+                           span, self.span)
 
 
 class _LineError(Exception):
@@ -278,14 +275,7 @@ class _Reader:
                     sheet.problem("a tag after the sheet's lines: end the sheet with its game "
                                   "score (or *) first", tok.span)
                     continue
-                name = _CANONICAL_TAG.get(tok.name.lower(), tok.name)
-                if name in sheet.tag_spans:
-                    sheet.problem(f"the tag {name} is given twice", tok.span, "tag-value")
-                    continue
-                sheet.tags.append((name, tok.value))
-                sheet.tag_spans[name] = tok.span
-                if (problem := tag_problem(name, tok.value)) is not None:
-                    sheet.problem(problem, tok.span, "tag-value")  # every notation's rule
+                sheet.tags.add(tok.name, tok.value, tok.span, sheet.problem)
             elif tok.kind == "comment":
                 sheet.add_comment(self.next().value)
             elif tok.kind == "word" and RESULT.fullmatch(tok.text):
@@ -344,9 +334,7 @@ def write_line(line: SheetLine, number: int) -> str:
 
 def write_sheet(sheet: SheetRecord) -> str:
     """The canonical text of a sheet: one tag a line, one hand a line, the game score."""
-    order = {name: i for i, name in enumerate(SHEET_TAGS)}
-    tags = sorted(sheet.tags, key=lambda kv: order.get(kv[0], len(order)))
-    lines = [f'[{name} "{value}"]' for name, value in tags]
+    lines = [f'[{name} "{value}"]' for name, value in SHEET_TAG_NAMES.ordered(sheet.tags)]
     lines += [f"{{{c}}}" for c in sheet.comments]
     lines.append("")
     for number, line in enumerate(sheet.lines, 1):

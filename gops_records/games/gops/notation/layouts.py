@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from gops_records.games.gops.cards import Seat, Suit, rank_name
 from gops_records.games.gops.notation.model import (
-    KNOWN_TAGS,
+    TAG_NAMES,
     Bid,
     CardToken,
     GameRecord,
@@ -86,9 +86,7 @@ def write_in_layout(game: GameRecord, layout: Layout, rng: random.Random | None 
     comments say nothing)."""
     rng = rng or random.Random(0)
     end = layout.line_end
-    ordered = [t for t in KNOWN_TAGS if t in game.tags] + \
-        [t for t in game.tags if t not in KNOWN_TAGS]
-    tags = [f'[{name} "{escape(game.tags[name])}"]' for name in ordered]
+    tags = [f'[{name} "{escape(value)}"]' for name, value in TAG_NAMES.ordered(game.tags.items())]
     lines = [" ".join(tags)] if layout.tags_on_one_line and tags else tags
     rounds = []
     for number, rnd in enumerate(game.rounds, start=1):

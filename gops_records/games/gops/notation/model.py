@@ -7,8 +7,10 @@ where or how it was written, so ``parse(write(game)) == game`` holds for every g
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from gops_records.core.problems import Problem, Span  # noqa: F401  (records carry them)
+from gops_records.core.records import TaggedRecord, TagNames
 from gops_records.games.gops.cards import SEATS, Suit
 
 #: Known tags in the canonical order the writer uses; other tags follow in file order.
@@ -16,13 +18,14 @@ KNOWN_TAGS = (
     "Event", "Site", "Date", "Round", "Match", "A", "B", "C", "D",
     "TieRule", "Cards", "PrizeOrder", "BidCards", "OpenPrizes", "Result",
 )
+#: The known tags as every notation's records know theirs (case, order: core.records).
+TAG_NAMES = TagNames(KNOWN_TAGS)
 PLAYER_TAGS = tuple(SEATS)
-_CANONICAL = {name.lower(): name for name in KNOWN_TAGS}
 
 
 def canonical_tag(name: str) -> str:
     """Known tag names are case-insensitive and come back in canonical case."""
-    return _CANONICAL.get(name.lower(), name)
+    return TAG_NAMES.canonical(name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,8 +90,12 @@ class RoundRecord:
 
 
 @dataclass(frozen=True, slots=True)
-class GameRecord:
-    """One game as written. ``result`` is the terminator's points (None for ``*``)."""
+class GameRecord(TaggedRecord):
+    """One game as written. ``result`` is the terminator's points (None for ``*``);
+    ``line`` is the line of its first tag or round, ``start`` and ``end`` the offsets of
+    its text."""
+
+    TAG_NAMES: ClassVar[TagNames] = TAG_NAMES
 
     tags: dict[str, str]
     rounds: tuple[RoundRecord, ...]

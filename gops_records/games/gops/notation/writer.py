@@ -16,7 +16,7 @@ from collections.abc import Iterable
 
 from gops_records.games.gops.cards import Seat, Suit, card_text
 from gops_records.games.gops.notation.model import (
-    KNOWN_TAGS,
+    TAG_NAMES,
     Bid,
     CardToken,
     GameRecord,
@@ -71,9 +71,8 @@ def _comment(text: str) -> str:
 def write_game(game: GameRecord) -> str:
     """One game as canonical text, ending in a newline."""
     lines = []
-    ordered = [t for t in KNOWN_TAGS if t in game.tags]
-    ordered += [t for t in game.tags if t not in KNOWN_TAGS]
-    lines += [f'[{name} "{escape(game.tags[name])}"]' for name in ordered]
+    ordered = TAG_NAMES.ordered(game.tags.items())
+    lines += [f'[{name} "{escape(value)}"]' for name, value in ordered]
     if ordered:
         lines.append("")
     for number, rnd in enumerate(game.rounds, start=1):
