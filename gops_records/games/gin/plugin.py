@@ -18,6 +18,7 @@ GAME = Game(
     ),
     parts={
         # one line per part, "name": f"{_P}.module:ATTRIBUTE"
+        "simulator": f"{_P}.simulator:SIMULATOR",  # gops simulate --game gin
     },
     order=1,
 )

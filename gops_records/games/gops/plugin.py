@@ -18,5 +18,6 @@ GAME = Game(
     ),
     parts={
         # one line per part, "name": f"{_P}.module:ATTRIBUTE"
+        "simulator": f"{_P}.simulator:SIMULATOR",  # gops simulate
     },
 )
