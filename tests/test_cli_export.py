@@ -12,10 +12,12 @@ from store.gamefiles import SMALL, club_game
 from typer.testing import CliRunner
 
 from gops_records.cli import app
-from gops_records.core.export import GameFilter, export_games, iter_records
+from gops_records.core.export import export_games
+from gops_records.core.game_refs import game_ref
+from gops_records.core.games_query import GameFilter
 from gops_records.core.importer import import_paths
 from gops_records.core.store.db import reading
-from gops_records.games.gops.analytics.games import game_ref
+from gops_records.games.gops.export import iter_records
 from gops_records.games.gops.notation import iter_games
 
 ENV = {"COLUMNS": "250", "GOPS_DB": ""}

@@ -11,7 +11,7 @@ from store.gamefiles import SMALL, club_game
 from typer.testing import CliRunner
 
 from gops_records.cli import app
-from gops_records.core.games_query import game_ref
+from gops_records.core.game_refs import game_ref
 from gops_records.core.importer import import_paths
 from gops_records.core.store.db import reading
 

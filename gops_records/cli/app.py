@@ -6,13 +6,17 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated, NoReturn
+from typing import Annotated, NoReturn, Protocol
 
 import typer
 from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from gops_records import __version__
+from gops_records.core import registry
 from gops_records.core.errors import GopsError
+
+#: The commands `gops --help` lists first, in this order; the others follow by name.
+FIRST = ("validate", "import", "dashboard", "demo")
 
 #: Words shown for a value whose command gives no metavar, instead of a Python type name.
 _WORDS = {"<str>": "TEXT", "<int>": "N", "<int range>": "N", "<float>": "NUMBER",
@@ -44,6 +48,12 @@ class Group(TyperGroup):
         for command in self.commands.values():
             for param in command.params:
                 _name_values(param)
+
+    def list_commands(self, ctx) -> list[str]:
+        """The commands in help order: :data:`FIRST` (what a club does first), then the
+        others by name, wherever they come from (the CLI or a game)."""
+        return sorted(self.commands, key=lambda name: (
+            FIRST.index(name) if name in FIRST else len(FIRST), name))
 
     # The three places output is written: all of gops (what is left in stdout's buffer
     # is written at the end), parsing (--help) and the command run. Click would catch a
@@ -78,12 +88,21 @@ def _name_values(param) -> None:
             param.metavar = word
 
 
+def _notations() -> str:
+    """Every game's notations, as the top help names them: ``.gops records, CSV / JSONL
+    round logs (Gops); .gin full hands, .ginsheet score sheets (Gin Rummy)``."""
+    return "; ".join(f"{game.notations} ({game.title})" for game in registry.games())
+
+
+#: The top help (`gops --help`): what gops does, and every game's notations.
+HELP = ("Record, validate, import and study Gops (Goofspiel) and Gin Rummy games.\n\n"
+        f"Notations: {_notations()}. Each command has --help with an example; docs/cli.md "
+        "describes them all.")
+
 app = typer.Typer(
     name="gops",
     cls=Group,
-    help="Record, validate, import and study Gops (Goofspiel) and Gin Rummy games.\n\n"
-         "Notations: .gops records, CSV / JSONL round logs (Gops); .gin full hands, "
-         ".ginsheet score sheets (Gin Rummy).",
+    help=HELP,
     no_args_is_help=True,
     add_completion=True,  # --install-completion / --show-completion (bash, zsh, fish, pwsh)
     rich_markup_mode=None,
@@ -124,18 +143,25 @@ def _print_version(value: bool) -> None:
         raise typer.Exit(EXIT_OK)
 
 
-@app.callback()
+@app.callback(help=HELP)
 def main(
     version: Annotated[bool, typer.Option(
         "--version", callback=_print_version, is_eager=True,
         help="Print the version of gops and exit.")] = False,
 ) -> None:
-    """Record, validate, import and study Gops (Goofspiel) and Gin Rummy games.
+    """The options of `gops` itself (its help is :data:`HELP`)."""
 
-    Notations: .gops records, CSV / JSONL round logs (Gops); .gin full hands,
-    .ginsheet score sheets (Gin Rummy). Each command has --help with an example;
-    docs/cli.md describes them all.
-    """
+
+class GameCommands(Protocol):
+    """A game's part ``commands``: adds the commands only that game has to ``app``."""
+
+    def __call__(self, app: typer.Typer) -> None: ...
+
+
+def add_game_commands() -> None:
+    """Add every installed game's own commands (its part ``commands``) to :data:`app`."""
+    for _, register in registry.parts("commands"):
+        register(app)
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:

@@ -1,10 +1,12 @@
-"""`gops export`: write stored games as .gops records, CSV round logs or Parquet tables."""
+"""`gops export`: write stored games in a format a game declares (its part ``exports``:
+.gops records, CSV round logs, Parquet tables, Gin Rummy hands and score sheets)."""
 
 from __future__ import annotations
 
 import json
 import sys
 from datetime import date, datetime
+from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -12,10 +14,21 @@ import typer
 from gops_records.cli.app import app, fail, fail_on
 from gops_records.cli.options import DbOption
 from gops_records.core.errors import GopsError
-from gops_records.core.export_format import ExportFormat
+from gops_records.core.export_format import export_formats
 
 if TYPE_CHECKING:
     from gops_records.core.games_query import GameFilter
+
+
+#: The formats --format offers, every game's (an Enum: Typer shows them as choices).
+FormatName = StrEnum("FormatName", {f.name.upper(): f.name for f in export_formats()})
+FormatName.__doc__ = "A format some installed game writes, by the name --format takes."
+#: --format's help: each format and what it writes.
+_FORMATS_HELP = "; ".join(f"{f.name}: {f.help}" for f in export_formats()) + "."
+#: --out's help: which formats write a folder, which may go to stdout.
+_OUT_HELP = ("File to write (a folder for "
+             + ", ".join(f.name for f in export_formats() if f.folder) + "); - writes to "
+             "stdout (" + ", ".join(f.name for f in export_formats() if not f.folder) + ").")
 
 
 def parse_date(option: str, value: str | None) -> date | None:
@@ -67,13 +80,10 @@ def _is_stdout(out: str) -> bool:
 
 @app.command("export")
 def export(
-    fmt: Annotated[ExportFormat, typer.Option(
-        "--format", "-f", help="gops: canonical records; csv: round logs with the import's "
-        "columns; parquet: a folder with one file per table; gin: Gin Rummy full hands; "
-        "ginsheet: Gin Rummy games as score sheets.", show_default=False)],
+    fmt: Annotated[FormatName, typer.Option(
+        "--format", "-f", help=_FORMATS_HELP, show_default=False)],
     out: Annotated[str, typer.Option(
-        "--out", "-o", metavar="FILE", show_default=False,
-        help="File to write (a folder for parquet); - writes to stdout (gops, csv).")],
+        "--out", "-o", metavar="FILE", show_default=False, help=_OUT_HELP)],
     db: DbOption = None,
     player: PlayerOption = None,
     event: EventOption = None,
@@ -101,11 +111,12 @@ def export(
     import duckdb
 
     from gops_records.core.export import STDOUT, export_games
+    from gops_records.core.export_format import export_format
     from gops_records.core.store.db import resolve_db
 
     selection = selection_of(player, event, date_from, date_to)
     try:
-        summary = export_games(db, out, fmt, selection)
+        summary = export_games(db, out, fmt.value, selection)
     except GopsError as exc:
         fail_on(exc)
     except BrokenPipeError:  # stdout's reader went away: gops stops quietly (cli.app)
@@ -117,8 +128,8 @@ def export(
     if as_json:
         print(json.dumps(summary.as_dict()), file=to)
     else:
-        noun, part = {"gin": ("hand", "turns"), "ginsheet": ("sheet", "hands")}.get(
-            fmt.value, ("game", "rounds"))
-        noun += "" if summary.games == 1 else "s"
-        print(f"exported {summary.games} {noun} ({summary.rounds} {part}) as {fmt.value} to "
+        written = export_format(fmt.value)
+        noun = written.record + ("" if summary.games == 1 else "s")
+        print(f"exported {summary.games} {noun} ({summary.rounds} {written.counts}) as "
+              f"{fmt.value} to "
               + ("stdout" if out == STDOUT else out), file=to)

@@ -17,11 +17,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from odd_dates import FIRST_DAY, LAST_DAY, python_date, renamed, set_odd_dates
 
-from gops_records.core.games_query import GameFilter, find_games
+from gops_records.core.games_query import GameFilter
 from gops_records.core.importer import import_paths
 from gops_records.games.gin import analytics as gin
 from gops_records.games.gin.games import find_gin_games
 from gops_records.games.gops import analytics as a
+from gops_records.games.gops.games import find_games
 
 GIN_CLUB = Path(__file__).resolve().parents[1] / "gin" / "gin_club.gin"
 ODD = "Odd "

@@ -121,7 +121,7 @@ def test_an_unknown_ref_is_an_error_naming_close_refs(db: Path) -> None:
 
 
 def test_an_ambiguous_ref_names_each_record_it_could_be() -> None:
-    from gops_records.cli.replay_cmd import Found, choose
+    from gops_records.core.replay_lookup import Found, choose
 
     found = [Found("gops", "game", 0x1A2B000000000001), Found("gin", "hand", 0x1A2B000000000002)]
     with pytest.raises(GameNotFound) as caught:

@@ -30,7 +30,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gops_records.core.checking import check_source
-from gops_records.core.games_query import find_games
 from gops_records.core.importer import import_paths
 from gops_records.games.gin import analytics as gin_analytics
 from gops_records.games.gin.game import GinGame
@@ -42,6 +41,7 @@ from gops_records.games.gin.sheet_check import FullHands, HandFacts
 from gops_records.games.gin.simulate import gin_roster, play_match
 from gops_records.games.gops import analytics
 from gops_records.games.gops.analytics.filters import Filters
+from gops_records.games.gops.games import find_games
 from gops_records.games.gops.notation import GameRecord, write_game
 from gops_records.games.gops.roundlogs import COLUMNS
 from gops_records.games.gops.rules import RuleProfile

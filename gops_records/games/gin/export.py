@@ -1,4 +1,5 @@
-"""Exporting stored Gin Rummy records: full hands as ``.gin``, games as ``.ginsheet``.
+"""Exporting stored Gin Rummy records: full hands as ``.gin``, games as ``.ginsheet`` (the
+game's part ``exports``: :data:`gops_records.games.gin.exports.FORMATS`).
 
 ``gin`` writes every selected full hand as its canonical record (``gin_hands.raw_text``),
 in import order: importing the export gives back the same hands (same ``hand_id``: the
@@ -21,7 +22,7 @@ from typing import TextIO
 
 import duckdb
 
-from gops_records.core.export import STDOUT, ExportFormat, ExportSummary
+from gops_records.core.export import STDOUT, ExportSummary
 from gops_records.core.export_target import check_target, writing
 from gops_records.core.games_query import GameFilter
 from gops_records.core.store.db import reading, resolve_db
@@ -33,24 +34,26 @@ from gops_records.games.gin.sheet import SHEET_TAGS, SheetLine, SheetOut, SheetR
 BATCH_ROWS = 10_000
 _OUT = {"knock": SheetOut.KNOCK, "undercut": SheetOut.KNOCK, "gin": SheetOut.GIN,
         "big_gin": SheetOut.BIG_GIN, "draw": SheetOut.DRAW}
-GIN_FORMATS = (ExportFormat.GIN, ExportFormat.GINSHEET)
+#: The full hands' format (games/gin/exports.py declares both), else score sheets.
+GIN = "gin"
 
 
-def export_gin(db: str | Path | None, out: str | Path, fmt: ExportFormat | str,
+def export_gin(db: str | Path | None, out: str | Path, fmt: str,
                selection: GameFilter | None = None, *,
                stdout: TextIO | None = None) -> ExportSummary:
     """Write the selected Gin Rummy hands (``gin``) or games (``ginsheet``) of ``db`` to
     ``out`` (``-``: ``stdout``). ``games`` counts the records written, ``rounds`` their
-    turns (hands) or lines (sheets)."""
-    fmt, selection = ExportFormat(fmt), selection or GameFilter()
+    turns (hands) or lines (sheets). The :class:`gops_records.core.export.Exporter` of the
+    Gin Rummy formats."""
+    selection = selection or GameFilter()
     to_stdout = str(out) == STDOUT
     database = resolve_db(db)
     if not to_stdout:
-        target = check_target(Path(out), database, f"a {fmt.value} export writes one file")
+        target = check_target(Path(out), database, f"a {fmt} export writes one file")
     with reading(db) as con:
         con.execute("SET enable_progress_bar = false")  # stdout is the command's
         check_gin_names(con, selection)
-        write = _write_hands if fmt is ExportFormat.GIN else _write_sheets
+        write = _write_hands if fmt == GIN else _write_sheets
         if to_stdout:
             counts = write(con, stdout or sys.stdout, selection)
         else:

@@ -1,6 +1,7 @@
-"""Finding stored Gin Rummy games and hands (``gops games --game gin``, ``gops export``).
+"""Finding stored Gin Rummy games and hands (``gops games --game gin``, ``gops export``,
+``gops replay``); :data:`LISTING` is the game's part ``games``.
 
-The filters are the Gops ones (:class:`gops_records.core.games_query.GameFilter`: players,
+The filters are the shared ones (:class:`gops_records.core.games_query.GameFilter`: players,
 events, dates), read against the ``gin_`` tables: a player filter matches either seat.
 """
 
@@ -13,13 +14,14 @@ from datetime import date
 import duckdb
 
 from gops_records.core.dates import date_bounds, known_date, known_rows
+from gops_records.core.game_refs import game_ref
 from gops_records.core.games_query import (
     GameFilter,
     GameNotFound,
     UnknownEvent,
     UnknownPlayer,
+    aligned,
     close_ids,
-    game_ref,
     id_matches,
     shown_date,
 )
@@ -192,3 +194,37 @@ def game_hands(con: duckdb.DuckDBPyConnection, game_id: int) -> list[tuple[int, 
     return [(int(n), int(h), r) for n, h, r in con.execute(
         "SELECT hand_no, hand_id, recorded FROM gin_hands WHERE game_id = ? ORDER BY hand_no",
         [game_id]).fetchall()]
+
+
+class _Listing:
+    """``gops games --game gin``: the part ``games`` of the registry
+    (:class:`gops_records.core.games_query.GameListing`)."""
+
+    def find(self, con: duckdb.DuckDBPyConnection, selection: GameFilter,
+             limit: int | None) -> tuple[list[GinGameRow], int]:
+        return find_gin_games(con, selection, limit)
+
+    def stored(self, con: duckdb.DuckDBPyConnection) -> int:
+        return gin_counts(con)[1]
+
+    def table(self, found: list[GinGameRow]) -> str:
+        rows = [("date", "event", "match", "game", "players", "hands won", "totals",
+                 "winner", "score", "from", "ref")]
+        for g in found:
+            players = " v ".join(p or "?" for p in g.players)
+            winner = (g.winner or "?") + (" (blitz)" if g.blitz else "") if g.finished else \
+                "unfinished"
+            rows.append((g.shown_date, g.event or "", g.match, str(g.game_no), players,
+                         f"{g.hands_won[0]}-{g.hands_won[1]}", f"{g.totals[0]}-{g.totals[1]}",
+                         winner, str(g.game_score) if g.game_score is not None else "",
+                         g.recorded, g.ref))
+        return aligned(rows)
+
+    def summary(self, found: list[GinGameRow], total: int) -> str:
+        noun = "Gin Rummy game" if total == 1 else "Gin Rummy games"
+        return f"{total} {noun}" if len(found) == total else \
+            f"the newest {len(found)} of {total} Gin Rummy games (--limit 0 shows every one)"
+
+
+#: The part ``games`` (plugin.py).
+LISTING = _Listing()

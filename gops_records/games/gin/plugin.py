@@ -19,6 +19,9 @@ GAME = Game(
     parts={
         # one line per part, "name": f"{_P}.module:ATTRIBUTE"
         "simulator": f"{_P}.simulator:SIMULATOR",  # gops simulate --game gin
+        "exports": f"{_P}.exports:FORMATS",  # gops export --format gin|ginsheet
+        "games": f"{_P}.games:LISTING",  # gops games --game gin
+        "replay": f"{_P}.replays:REPLAY",  # gops replay FILE|REF
     },
     order=1,
 )

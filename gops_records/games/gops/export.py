@@ -1,4 +1,5 @@
-"""Exporting stored games: canonical .gops records, CSV round logs, Parquet tables.
+"""Exporting stored Gops games: canonical .gops records, CSV round logs, Parquet tables
+(the game's part ``exports``: :data:`gops_records.games.gops.exports.FORMATS`).
 
 Every format can be imported again (.gops and CSV by ``gops import``), and the games
 come back with the same ``game_id``: the id is computed from the tags and cards (see
@@ -9,7 +10,7 @@ them (docs/import.md): a bid of several cards as ``9+4``, an open-prize round's 
 prizes in ``revealed`` and the prize taken in ``prize`` (``-`` for none). Beside the
 ``game`` column (the 19-20 digit id, which spreadsheets
 mangle into ``1.23E+19``) CSV has ``game_ref``, the game's reference as text
-(:func:`gops_records.games.gops.analytics.games.game_ref`: ``g`` and 8 hex digits, as the dashboard
+(:func:`gops_records.core.game_refs.game_ref`: ``g`` and 8 hex digits, as the dashboard
 shows it); the import reads it as the mark of a gops export. A free-text cell that a
 spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@``, tab, CR) or that starts
 with ``'`` gets a ``'`` before it (:func:`gops_records.games.gops.roundlogs.escape_cell`); the round
@@ -26,13 +27,12 @@ from __future__ import annotations
 import csv
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
 import duckdb
 
-from gops_records.core.export_format import ExportFormat
+from gops_records.core.export import STDOUT, ExportSummary
 from gops_records.core.export_target import (
     ExportError,
     check_parquet_folder,
@@ -40,8 +40,10 @@ from gops_records.core.export_target import (
     replacing,
     writing,
 )
-from gops_records.core.games_query import GameFilter, check_players, game_ref
+from gops_records.core.game_refs import game_ref
+from gops_records.core.games_query import GameFilter
 from gops_records.core.store.db import reading, resolve_db, scalar
+from gops_records.games.gops.games import check_players, gops_where
 from gops_records.games.gops.notation import (
     BidToken,
     CardToken,
@@ -59,11 +61,10 @@ from gops_records.games.gops.roundlogs import (
     NO_PRIZE,
 )
 
-__all__ = ["CSV_COLUMNS", "STDOUT", "ExportError", "ExportFormat", "ExportSummary",
-           "GameFilter", "csv_query", "export_games", "iter_records"]
+__all__ = ["CSV_COLUMNS", "csv_query", "export_gops", "iter_records"]
 
-#: ``out`` meaning standard output (as sqlite-utils and most tools spell it).
-STDOUT = "-"
+#: The format names this module writes (games/gops/exports.py declares them).
+GOPS, CSV, PARQUET = "gops", "csv", "parquet"
 
 #: Rows fetched at a time from DuckDB (bounded memory for big databases).
 BATCH_ROWS = 50_000
@@ -83,43 +84,27 @@ _CHILD_ORDER = {"game_players": "game_id, seat", "rounds": "game_id, round_no",
                 "bids": "game_id, round_no, seat"}
 
 
-@dataclass(frozen=True, slots=True)
-class ExportSummary:
-    format: ExportFormat
-    out: Path | str  # STDOUT for standard output
-    games: int
-    rounds: int
-
-    def as_dict(self) -> dict:
-        return {"format": self.format.value, "out": str(self.out), "games": self.games,
-                "rounds": self.rounds}
-
-
-def export_games(db: str | Path | None, out: str | Path, fmt: ExportFormat | str,
-                 selection: GameFilter | None = None, *,
-                 stdout: TextIO | None = None) -> ExportSummary:
+def export_gops(db: str | Path | None, out: str | Path, fmt: str,
+                selection: GameFilter | None = None, *,
+                stdout: TextIO | None = None) -> ExportSummary:
     """Write the selected games of ``db`` to ``out`` (a file; a folder for Parquet; ``-``
-    for ``stdout``, default ``sys.stdout``, in the text formats).
+    for ``stdout``, default ``sys.stdout``, in the text formats): the
+    :class:`gops_records.core.export.Exporter` of the Gops formats.
 
-    Raises UnknownPlayer (with close matches) for a player filter naming nobody stored.
-    The Gin Rummy formats are :func:`gops_records.games.gin.export.export_gin`'s."""
-    fmt, selection = ExportFormat(fmt), selection or GameFilter()
-    if fmt in (ExportFormat.GIN, ExportFormat.GINSHEET):
-        from gops_records.games.gin.export import export_gin
-
-        return export_gin(db, out, fmt, selection, stdout=stdout)
+    Raises UnknownPlayer (with close matches) for a player filter naming nobody stored."""
+    selection = selection or GameFilter()
     to_stdout = str(out) == STDOUT
     out = STDOUT if to_stdout else Path(out)
     database = resolve_db(db)
     if to_stdout:
-        if fmt is ExportFormat.PARQUET:
+        if fmt == PARQUET:
             raise ExportError("a Parquet export writes a folder of files, not to stdout: "
                               "give --out a folder")
-    elif fmt is ExportFormat.PARQUET:
+    elif fmt == PARQUET:
         check_parquet_folder(out, database, [f"{t}.parquet" for t in PARQUET_TABLES])
     else:
-        target = check_target(out, database, f"a {fmt.value} export writes one file")
-    where, params = selection.where()
+        target = check_target(out, database, f"a {fmt} export writes one file")
+    where, params = gops_where(selection)
     with reading(db) as con:
         con.execute("SET enable_progress_bar = false")  # stdout is the command's
         check_players(con, selection.players)
@@ -127,14 +112,14 @@ def export_games(db: str | Path | None, out: str | Path, fmt: ExportFormat | str
         rounds = scalar(con, "SELECT count(*) FROM rounds r SEMI JOIN "
                              f"(SELECT game_id FROM games g WHERE {where}) USING (game_id)",
                         params)
-        if fmt is ExportFormat.PARQUET:
+        if fmt == PARQUET:
             _write_parquet(con, out, database, selection)
         else:
-            write = _write_gops if fmt is ExportFormat.GOPS else _write_csv
+            write = _write_gops if fmt == GOPS else _write_csv
             if to_stdout:
                 write(con, stdout or sys.stdout, selection)
             else:
-                newline = "\n" if fmt is ExportFormat.GOPS else ""
+                newline = "\n" if fmt == GOPS else ""
                 with writing(out, database, target, newline) as f:
                     write(con, f, selection)
     return ExportSummary(fmt, out, games, rounds)
@@ -160,7 +145,7 @@ def iter_records(con: duckdb.DuckDBPyConnection, selection: GameFilter | None = 
                  batch_rows: int = BATCH_ROWS) -> Iterator[GameRecord]:
     """The selected games rebuilt as records (tags, rounds, comments, result), in the order
     they were imported; one query, streamed ``batch_rows`` rounds at a time."""
-    where, params = (selection or GameFilter()).where()
+    where, params = gops_where(selection or GameFilter())
     result = con.execute(
         _selected(where) + "SELECT sel.n, CASE WHEN coalesce(r.round_no, 1) = 1 THEN sel.tags "
         f"END, sel.result, r.prize, {_SEAT_BIDS}, r.comment, r.revealed, r.taken FROM sel "
@@ -219,7 +204,7 @@ def _escaped(sql: str) -> str:
 
 
 def _write_csv(con: duckdb.DuckDBPyConnection, f: TextIO, selection: GameFilter) -> None:
-    where, params = selection.where()
+    where, params = gops_where(selection)
     result = con.execute(csv_query(where), params)
     writer = csv.writer(f, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
@@ -229,7 +214,7 @@ def _write_csv(con: duckdb.DuckDBPyConnection, f: TextIO, selection: GameFilter)
 
 def _write_parquet(con: duckdb.DuckDBPyConnection, out: Path, db: Path,
                    selection: GameFilter) -> None:
-    where, params = selection.where()
+    where, params = gops_where(selection)
     out.mkdir(parents=True, exist_ok=True)
     for table in PARQUET_TABLES:
         rows = (f"SELECT g.* FROM games g WHERE {where} ORDER BY {_ORDER}" if table == "games"

@@ -19,5 +19,9 @@ GAME = Game(
     parts={
         # one line per part, "name": f"{_P}.module:ATTRIBUTE"
         "simulator": f"{_P}.simulator:SIMULATOR",  # gops simulate
+        "exports": f"{_P}.exports:FORMATS",  # gops export --format gops|csv|parquet
+        "games": f"{_P}.games:LISTING",  # gops games
+        "replay": f"{_P}.replays:REPLAY",  # gops replay FILE|REF
+        "commands": f"{_P}.commands:register",  # gops solve, gops scout
     },
 )

@@ -1,7 +1,7 @@
 """How a game's rounds read in a table, for the classic game and both variants.
 
 One place for the round-by-round reading that `gops replay` prints
-(gops_records/cli/replay_table.py) and the dashboard's Game viewer shows
+(gops_records/games/gops/replay_table.py) and the dashboard's Game viewer shows
 (:func:`gops_records.games.gops.analytics.games.variant_rounds`), so the two never disagree:
 
 - classic games and bids of several cards: the prize revealed, the pool on offer (carried

@@ -8,6 +8,7 @@ import duckdb
 import polars as pl
 
 from gops_records.core.dates import known_rows
+from gops_records.core.game_refs import REF_DIGITS, game_ref, parse_game_ids
 from gops_records.games.gops.analytics.filters import CLASSIC, Filters, Variant, games_cte, run
 from gops_records.games.gops.round_reading import BIDS, columns, read_rounds
 from gops_records.games.gops.rules import RoundResult, RuleProfile
@@ -74,42 +75,10 @@ def list_games(con: duckdb.DuckDBPyConnection, f: Filters, limit: int = 200,
                [*params, max(int(limit), 0)])
 
 
-#: Hex digits of the id a game reference keeps: 32 bits, so two games of a club's 10,000
-#: share one with a chance of about 1%. The full id stays the key.
-REF_DIGITS = 8
-
-
-def game_ref(game_id: int | str) -> str:
-    """A short readable reference to a game: ``g`` and the first 8 of the id's 16 hex
-    digits, e.g. ``g3fa9c2d1``.
-
-    The leading letter keeps spreadsheets from reading it as a number (a 19-20 digit id
-    becomes 1.2E+19 in Excel). It is for people to read and quote beside the id, which
-    stays the key (see :data:`REF_DIGITS`).
-    """
-    return f"g{int(game_id):016x}"[: REF_DIGITS + 1]
-
-
 def game_ref_expr(column: str = "game_id") -> pl.Expr:
     """:func:`game_ref` of an id column (UInt64 or its decimal text), as a polars expression."""
     return pl.concat_str(pl.lit("g"), pl.col(column).cast(pl.UInt64).map_elements(
         lambda i: f"{i:016x}"[:REF_DIGITS], return_dtype=pl.String)).alias(column)
-
-
-def parse_game_ids(text: str | int) -> list[int]:
-    """The game ids a link or a user may mean: the decimal number, and for 16 hex digits
-    (how schema version 1 wrote ids) that reading too. Empty when it cannot be an id."""
-    if isinstance(text, int):
-        return [text] if 0 <= text < 1 << 64 else []
-    text = text.strip()
-    if not text.isascii():
-        return []
-    out = []
-    if text.isdecimal() and int(text) < 1 << 64:
-        out.append(int(text))
-    if len(text) == 16 and all(c in "0123456789abcdefABCDEF" for c in text):
-        out.append(int(text, 16))
-    return out
 
 
 def game_detail(con: duckdb.DuckDBPyConnection, game_id: str | int) -> GameDetail | None:

@@ -7,13 +7,12 @@ from typing import Annotated
 
 import typer
 
-from gops_records.cli.app import app, fail_on
+from gops_records.cli.app import fail_on
 from gops_records.cli.options import DbOption
 from gops_records.core.errors import GopsError
 from gops_records.games.gops.scouting.defaults import DEFAULT_GAMES
 
 
-@app.command("scout")
 def scout(
     player: Annotated[str, typer.Argument(help="The player to scout, as named in the records.",
                                           show_default=False)],

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from gops_records.cli.app import app, fail
+from gops_records.cli.app import fail
 from gops_records.core.errors import GopsError
 from gops_records.games.gops.rules import TieRule
 from gops_records.games.gops.theory.position import Objective
@@ -35,7 +35,6 @@ def _cards(flag: str, text: str | None) -> list[int] | None:
         fail(f"{flag} {text!r}: give card ranks as numbers separated by commas, e.g. 1,3,5")
 
 
-@app.command("solve")
 def solve(
     cards: Annotated[int, typer.Option("--cards", min=1, max=13, show_default=False,
                                        help="Cards per suit N: bids and prizes are 1..N.")],

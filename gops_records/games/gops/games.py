@@ -1,0 +1,195 @@
+"""Finding stored Gops games (``gops games``, ``gops export``, ``gops replay`` by id).
+
+The filters are the shared ones (:class:`gops_records.core.games_query.GameFilter`:
+players, events, dates, ids), read against the ``games`` and ``game_players`` tables. A
+player filter naming nobody is refused by the rule ``gops scout`` uses
+(:func:`gops_records.games.gops.scouting.features.check_player`).
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from datetime import date
+
+import duckdb
+
+from gops_records.core.dates import date_bounds, known_rows
+from gops_records.core.game_refs import game_ref
+from gops_records.core.games_query import (
+    GameFilter,
+    UnknownEvent,
+    UnknownPlayer,
+    aligned,
+    close_ids,
+    id_matches,
+    shown_date,
+)
+from gops_records.core.store.db import scalar
+
+__all__ = ["LISTING", "StoredGame", "check_events", "check_players", "find_games",
+           "gops_where"]
+
+
+def gops_where(selection: GameFilter) -> tuple[str, list]:
+    """A SQL condition on ``games g`` and its parameters: every condition of ``selection``."""
+    conditions, params = ["TRUE"], []
+    if selection.players:
+        conditions.append("EXISTS (SELECT 1 FROM game_players p WHERE p.game_id = "
+                          "g.game_id AND list_contains(?::VARCHAR[], p.player))")
+        params.append(list(selection.players))
+    if selection.events:
+        conditions.append("list_contains(?::VARCHAR[], g.event)")
+        params.append(list(selection.events))
+    dated, bounds = date_bounds("g.date", selection.date_from, selection.date_to)
+    conditions += dated
+    params += bounds
+    if selection.game_ids:
+        conditions.append("list_contains(?::UBIGINT[], g.game_id)")
+        params.append(list(selection.game_ids))
+    return " AND ".join(conditions), params
+
+
+def check_players(con: duckdb.DuckDBPyConnection, names: tuple[str, ...]) -> None:
+    """Raise :class:`UnknownPlayer` naming close matches for a name without games.
+
+    Uses the same rule as ``gops scout``
+    (:func:`gops_records.games.gops.scouting.features.check_player`):
+    difflib's close matches among the recorded names."""
+    from gops_records.games.gops.scouting.features import ScoutError, check_player
+
+    for name in names:
+        try:
+            check_player(con, name)
+        except ScoutError as exc:
+            raise UnknownPlayer(str(exc)) from None
+
+
+def check_events(con: duckdb.DuckDBPyConnection, names: tuple[str, ...]) -> None:
+    """Raise :class:`UnknownEvent` naming close matches for an event no game has."""
+    if not names:
+        return
+    events = [r[0] for r in con.execute(
+        "SELECT DISTINCT event FROM games WHERE event IS NOT NULL").fetchall()]
+    for name in names:
+        if name not in events:
+            close = difflib.get_close_matches(name, events, n=3, cutoff=0.5) or [
+                e for e in events if e.lower() == name.lower()]
+            hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else (
+                f"; {len(events)} events are recorded (gops games lists their games)")
+            raise UnknownEvent(f"no stored game has the event {name!r}{hint}")
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """One stored game as ``gops games`` lists it; players and scores in seat order."""
+
+    game_id: int
+    date: date | None
+    date_text: str | None
+    event: str | None
+    site: str | None
+    round: str | None
+    match: str | None
+    players: tuple[str, ...]
+    scores: tuple[int, ...]
+    finished: bool
+    result: str | None
+    winner: str | None
+    source: str
+    source_game: int
+
+    @property
+    def ref(self) -> str:
+        return game_ref(self.game_id)
+
+    @property
+    def shown_date(self) -> str:
+        """The date as the CLI prints it (:func:`gops_records.core.games_query.shown_date`)."""
+        return shown_date(self.date, self.date_text)
+
+    def as_json(self) -> dict:
+        """The object ``gops games --json`` prints (``game_id`` as a number, ``date`` as
+        YYYY-MM-DD or null, ``winner`` a name or null: a draw, or unfinished)."""
+        return {"game_id": self.game_id, "game_ref": self.ref,
+                "date": self.date.isoformat() if self.date else None,
+                "date_text": self.date_text, "event": self.event, "site": self.site,
+                "round": self.round, "match": self.match, "players": list(self.players),
+                "scores": list(self.scores), "finished": self.finished, "result": self.result,
+                "winner": self.winner, "source": self.source, "source_game": self.source_game}
+
+
+def find_games(con: duckdb.DuckDBPyConnection, selection: GameFilter | None = None,
+               limit: int | None = None) -> tuple[list[StoredGame], int]:
+    """The selected games, newest date first (undated last; one day's games in file
+    order), the first ``limit`` of them (all when None), and how many the filter selects.
+    A stored date Python cannot hold reads as None (:mod:`gops_records.core.dates`)."""
+    selection = selection or GameFilter()
+    check_players(con, selection.players)
+    check_events(con, selection.events)
+    where, params = gops_where(selection)
+    total = scalar(con, f"SELECT count(*) FROM games g WHERE {where}", params)
+    page = f"LIMIT {int(limit)}" if limit is not None else ""
+    rows = con.execute(f"""
+        WITH sel AS MATERIALIZED (
+            SELECT g.game_id, g.date, g.date_text, g.event, g.site, g.round, g.match,
+                   g.finished, g.result, g.winner, g.source, g.source_game,
+                   row_number() OVER (ORDER BY g.date DESC NULLS LAST, g.import_id,
+                                      g.source, g.source_game) AS n
+            FROM {known_rows('games', where, 'g', con)}
+            ORDER BY n {page}
+        ),
+        seats AS (
+            SELECT p.game_id, list(p.player ORDER BY p.seat) AS players,
+                   list(p.score ORDER BY p.seat) AS scores
+            FROM game_players p SEMI JOIN sel USING (game_id) GROUP BY p.game_id
+        )
+        SELECT sel.game_id, sel.date, sel.date_text, sel.event, sel.site, sel.round,
+               sel.match, seats.players, seats.scores, sel.finished, sel.result, sel.winner,
+               sel.source, sel.source_game
+        FROM sel JOIN seats USING (game_id) ORDER BY sel.n""", params).fetchall()
+    games = [StoredGame(int(r[0]), r[1], r[2], r[3], r[4], r[5], r[6], tuple(r[7]),
+                        tuple(int(x) for x in r[8]), bool(r[9]), r[10], r[11], r[12],
+                        int(r[13])) for r in rows]
+    return games, total
+
+
+def game_matches(con: duckdb.DuckDBPyConnection, text: str) -> list[tuple[str, int]]:
+    """The stored games ``text`` names (its id or reference), as ``("game", id)``."""
+    return [("game", game_id) for game_id in id_matches(con, text, "games", "game_id")]
+
+
+def games_close(con: duckdb.DuckDBPyConnection, text: str) -> list[str]:
+    """References or ids of stored games close to ``text``."""
+    return close_ids(con, text, "games", "game_id")
+
+
+class _Listing:
+    """``gops games`` of Gops (the default): the part ``games`` of the registry
+    (:class:`gops_records.core.games_query.GameListing`)."""
+
+    def find(self, con: duckdb.DuckDBPyConnection, selection: GameFilter,
+             limit: int | None) -> tuple[list[StoredGame], int]:
+        return find_games(con, selection, limit)
+
+    def stored(self, con: duckdb.DuckDBPyConnection) -> int:
+        return scalar(con, "SELECT count(*) FROM games")
+
+    def table(self, found: list[StoredGame]) -> str:
+        rows = [("date", "event", "round", "players", "result", "winner", "game", "id")]
+        for g in found:
+            rows.append((g.shown_date, g.event or "", g.round or "", " v ".join(g.players),
+                         g.result or "*", g.winner or ("draw" if g.finished else ""), g.ref,
+                         str(g.game_id)))
+        return aligned(rows)
+
+    def summary(self, found: list[StoredGame], total: int) -> str:
+        noun = "game" if total == 1 else "games"
+        shown = f"{total} {noun}" if len(found) == total else \
+            f"the newest {len(found)} of {total} games (--limit 0 shows every one)"
+        return shown + (f"; gops replay {found[0].ref} replays one" if found else
+                        " match these filters")
+
+
+#: The part ``games`` (plugin.py).
+LISTING = _Listing()
