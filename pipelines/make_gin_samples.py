@@ -13,13 +13,14 @@ written: the evenings validate cleanly, each broken hand fails with exactly its 
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import io
-import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+
+from gops_records.pipelines.samples import SAMPLES, SampleSet  # noqa: F401 (tests read SAMPLES)
+from gops_records.pipelines.samples import main as run
 
 from gops_records.core.games_query import GameFilter
 from gops_records.core.importer import import_paths
@@ -27,7 +28,6 @@ from gops_records.games.gin.checking import read_gin_source
 from gops_records.games.gin.export import export_gin
 from gops_records.games.gin.simulate import Budget, GinDefect, write_simulation
 
-SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
 BROKEN_FILE = "quarantine-demo.gin"
 SHEET_FILE = "2026-01-16-gin-society.ginsheet"
 
@@ -102,32 +102,16 @@ def check(folder: Path) -> list[str]:
     return problems
 
 
+def summary(folder: Path) -> str:
+    return (f"{folder}: {len(EVENINGS)} Gin evenings of full hands, {SHEET_FILE}, "
+            f"{BROKEN_COUNT} broken hands in {BROKEN_FILE}")
+
+
+GIN_SAMPLES = SampleSet(build, check, summary, (".gin", ".ginsheet"))
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=SAMPLES, help="folder to write")
-    parser.add_argument("--check", action="store_true",
-                        help="only compare the folder with a fresh build; write nothing")
-    args = parser.parse_args(argv)
-    files = build()
-    if args.check:
-        stale = [name for name, text in files.items()
-                 if not (args.out / name).exists()
-                 or (args.out / name).read_text(encoding="utf-8") != text]
-        for name in stale:
-            print(f"{args.out / name}: differs from a fresh build", file=sys.stderr)
-        if stale:
-            return 1
-    else:
-        args.out.mkdir(parents=True, exist_ok=True)
-        for name, text in files.items():
-            (args.out / name).write_text(text, encoding="utf-8", newline="\n")
-    problems = check(args.out)
-    for problem in problems:
-        print(problem, file=sys.stderr)
-    print(f"{args.out}: {len(EVENINGS)} Gin evenings of full hands, {SHEET_FILE}, "
-          f"{BROKEN_COUNT} broken hands in {BROKEN_FILE}"
-          + ("" if not problems else f"; {len(problems)} problems"))
-    return 1 if problems else 0
+    return run(GIN_SAMPLES, __doc__.splitlines()[0], argv)
 
 
 if __name__ == "__main__":

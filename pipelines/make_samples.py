@@ -12,11 +12,12 @@ code its defect is meant to produce.
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import random
-import sys
 from pathlib import Path
+
+from gops_records.pipelines.samples import SAMPLES, SampleSet  # noqa: F401 (tests read SAMPLES)
+from gops_records.pipelines.samples import main as run
 
 from gops_records.core.clubs import tag_date
 from gops_records.games.gops.notation import read_reports, write_game
@@ -29,7 +30,6 @@ from gops_records.games.gops.simulate import (
     play_evening,
 )
 
-SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
 SEED = 2026
 BROKEN_FILE = "quarantine-demo.gops"
 BROKEN_COUNT = 12
@@ -59,22 +59,26 @@ def file_name(evening: Evening) -> str:
     return f"{evening.date.isoformat()}-{slug}.gops"
 
 
-def build() -> tuple[dict[str, str], list[BrokenRecord]]:
-    """The sample files (name -> text) and the broken records of the quarantine file."""
+def broken() -> list[BrokenRecord]:
+    """The broken records of the quarantine file, each with its intended defect."""
+    club = _CLUB["Thursday Club"]
+    return broken_records(BROKEN_COUNT, SEED, RuleProfile(), tags={
+        "Event": club.event, "Site": club.site,
+        "Date": tag_date(dt.date(2026, 1, 29))})
+
+
+def build() -> dict[str, str]:
+    """The sample files, name -> text."""
     files: dict[str, str] = {}
     for index, evening in enumerate(EVENINGS):
         records = list(play_evening(evening, random.Random(f"samples/{SEED}/{index}")))
         files[file_name(evening)] = "\n".join(
             r.text if isinstance(r, BrokenRecord) else write_game(r) for r in records)
-    club = _CLUB["Thursday Club"]
-    broken = broken_records(BROKEN_COUNT, SEED, RuleProfile(), tags={
-        "Event": club.event, "Site": club.site,
-        "Date": tag_date(dt.date(2026, 1, 29))})
-    files[BROKEN_FILE] = "\n".join(b.text for b in broken)
-    return files, broken
+    files[BROKEN_FILE] = "\n".join(b.text for b in broken())
+    return files
 
 
-def check(folder: Path, broken: list[BrokenRecord]) -> list[str]:
+def check(folder: Path) -> list[str]:
     """What is wrong with the samples in ``folder`` (empty when all is as intended)."""
     problems = []
     for evening in EVENINGS:
@@ -88,47 +92,29 @@ def check(folder: Path, broken: list[BrokenRecord]) -> list[str]:
                 problems.append(f"{path.name}: game {number} is invalid ({codes})")
     path = folder / BROKEN_FILE
     reports = read_reports(path.read_text(encoding="utf-8"))
-    if len(reports) != len(broken):
-        problems.append(f"{path.name}: {len(reports)} records, expected {len(broken)}")
-    for number, (report, intended) in enumerate(zip(reports, broken, strict=False), start=1):
+    intended = broken()
+    if len(reports) != len(intended):
+        problems.append(f"{path.name}: {len(reports)} records, expected {len(intended)}")
+    for number, (report, record) in enumerate(zip(reports, intended, strict=False), start=1):
         # a result the replay could not check is said beside the defect, not instead of it
         codes = {p.code for p in report.problems} - {"result-unchecked"}
-        if codes != {intended.code}:
-            problems.append(f"{path.name}: record {number} ({intended.defect}) fails with "
-                            f"{sorted(codes)}, expected only {intended.code}")
+        if codes != {record.code}:
+            problems.append(f"{path.name}: record {number} ({record.defect}) fails with "
+                            f"{sorted(codes)}, expected only {record.code}")
     return problems
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=SAMPLES, help="folder to write")
-    parser.add_argument("--check", action="store_true",
-                        help="only compare the folder with a fresh build; write nothing")
-    args = parser.parse_args(argv)
-    files, broken = build()
-    if args.check:
-        stale = [name for name, text in files.items()
-                 if not (args.out / name).exists()
-                 or (args.out / name).read_text(encoding="utf-8") != text]
-        extra = sorted({p.name for p in args.out.glob("*.gops")} - set(files))
-        for name in stale:
-            print(f"{args.out / name}: differs from a fresh build", file=sys.stderr)
-        for name in extra:
-            print(f"{args.out / name}: not made by this script", file=sys.stderr)
-        if stale or extra:
-            return 1
-    else:
-        args.out.mkdir(parents=True, exist_ok=True)
-        for name, text in files.items():
-            (args.out / name).write_text(text, encoding="utf-8", newline="\n")
-    problems = check(args.out, broken)
-    for problem in problems:
-        print(problem, file=sys.stderr)
+def summary(folder: Path) -> str:
     games = sum(e.games for e in EVENINGS)
-    print(f"{args.out}: {len(EVENINGS)} evenings, {games} games, "
-          f"{len(broken)} broken records in {BROKEN_FILE}"
-          + ("" if not problems else f"; {len(problems)} problems"))
-    return 1 if problems else 0
+    return (f"{folder}: {len(EVENINGS)} evenings, {games} games, "
+            f"{BROKEN_COUNT} broken records in {BROKEN_FILE}")
+
+
+GOPS_SAMPLES = SampleSet(build, check, summary, (".gops",))
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run(GOPS_SAMPLES, __doc__.splitlines()[0], argv)
 
 
 if __name__ == "__main__":

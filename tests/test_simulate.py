@@ -265,15 +265,32 @@ def test_prize_bot_beats_random_by_the_known_margin():
 def test_bundled_samples_are_what_make_samples_builds_and_validate():
     from gops_records.pipelines import make_samples
 
-    files, broken = make_samples.build()
+    files = make_samples.build()
+    broken = make_samples.broken()
     folder = make_samples.SAMPLES
     for name, text in files.items():
         assert (folder / name).read_text(encoding="utf-8") == text, (
             f"{name} is stale: run python -m gops_records.pipelines.make_samples")
-    assert make_samples.check(folder, broken) == []
+    assert make_samples.check(folder) == []
     assert 10 <= len(broken) <= 15 and len({b.defect for b in broken}) == len(Defect)
     players = {len(g.players) for name in files if name != make_samples.BROKEN_FILE
                for g in parse(files[name])}
     rules = {g.tags["TieRule"] for name in files for g in parse(files[name])}
     assert players == {2, 3} and rules == {"carry", "discard"}
     assert 200 <= sum(e.games for e in make_samples.EVENINGS) <= 500
+
+
+def test_the_sample_pipeline_finds_a_stale_file_and_a_stray_one(tmp_path, capsys):
+    """--check compares with a fresh build: a changed file and a .gops file the build does
+    not make are both named, and nothing is written."""
+    from gops_records.pipelines import make_samples
+
+    assert make_samples.main(["--out", str(tmp_path)]) == 0
+    assert make_samples.main(["--out", str(tmp_path), "--check"]) == 0
+    first = tmp_path / make_samples.file_name(make_samples.EVENINGS[0])
+    first.write_text(first.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    (tmp_path / "stray.gops").write_text("", encoding="utf-8")
+    assert make_samples.main(["--out", str(tmp_path), "--check"]) == 1
+    err = capsys.readouterr().err
+    assert f"{first}: differs from a fresh build" in err
+    assert f"{tmp_path / 'stray.gops'}: not made by this script" in err
