@@ -7,7 +7,10 @@ lead updated (``win``). The position's value is the mean of those games' values 
 prizes that can be revealed next (one under a fixed order).
 
 With no reductions this is the plain solver (the oracle): every game by a linear program,
-every position kept apart. :mod:`reductions` lists what the fast path may use.
+every position kept apart. :mod:`reductions` lists what the fast path may use. With every
+reduction and the compiled simplex (the default), positions go to :mod:`compiled` (the
+same recursion in machine code, level by level); the Python recursion here stays for the
+oracle, for any other set of reductions, and for hands too large for a compiled key.
 """
 
 from __future__ import annotations
@@ -64,7 +67,7 @@ class Solver:
     """Values of positions of one :class:`Setting`, kept in a memo across calls."""
 
     def __init__(self, setting: Setting, reductions: Iterable[Reduction] = ALL,
-                 engine: Engine = Engine.SIMPLEX) -> None:
+                 engine: Engine = Engine.SIMPLEX, compiled: bool = True) -> None:
         self.setting = setting
         self.engine = engine
         self.reductions = frozenset(reductions)
@@ -77,6 +80,10 @@ class Solver:
             self._game_value = game_value
         else:
             self._game_value = self._highs_value
+        self._fast = None
+        if compiled and engine is Engine.SIMPLEX and self.reductions == ALL:
+            from gops_records.games.gops.theory.compiled import FastTable
+            self._fast = FastTable(setting)
 
     @classmethod
     def plain(cls, setting: Setting) -> Solver:
@@ -86,7 +93,7 @@ class Solver:
     @property
     def states(self) -> int:
         """How many positions the memo holds (after the reductions in use)."""
-        return len(self.memo)
+        return len(self.memo) + (len(self._fast) if self._fast is not None else 0)
 
     def value(self, pos: Position) -> float:
         """The position's value from A's side (see :class:`Objective`)."""
@@ -129,6 +136,8 @@ class Solver:
     def _value(self, a: Hand, b: Hand, prizes: frozenset[int], pool: int, lead: int) -> float:
         if not a:
             return self._end(lead)
+        if self._fast is not None and len(a) <= self._fast.max_hand:
+            return self._fast.value(a, b, prizes, pool, lead)
         red = self.reductions
         if self.win and Reduction.DECIDED_LEAD in red:
             settled = decided(lead, pool + sum(prizes))
