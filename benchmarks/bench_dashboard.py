@@ -9,14 +9,14 @@ ignores): ``gops simulate`` makes a record file (named as bench_import.py names 
 two benchmarks share it) and ``gops import`` loads it. A kept database that an older gops
 wrote is brought up to date with ``gops upgrade`` first (read as it is, it would be read
 through an upgraded copy in memory, and that copy would be timed). Each page is then
-replayed call by call, as dashboards/data.py makes the calls: every library function runs
+replayed call by call, as dashboards/gops/data.py makes the calls: every library function runs
 on the session's shared read-only connection (``store.db.SharedReader``), timed with the
 connection's opening, and a call the page already made with the same arguments is a cache
 hit that costs nothing (``st.cache_data``). The first load opens the connection (cold: the
 file's blocks are read again); a change reuses it, as the dashboard does while no import
 asks for the file. Each repeat starts with a new connection. What each page calls is
 copied from the page modules: keep the ``page_*`` functions below in step with
-dashboards/pages_*.py.
+dashboards/gops/*.py and dashboards/quality.py.
 
 Figures depend on what else the machine is doing: the load average is printed with them
 (before and after the whole run, and the 1-minute figure before and after each page).
@@ -39,8 +39,9 @@ from typing import Any
 
 import duckdb
 
+from gops_records.core import import_log
 from gops_records.core import rejects as quarantine
-from gops_records.core.store.db import LATEST_VERSION, SharedReader, reading, scalar, schema_version
+from gops_records.core.store.db import SharedReader, latest_version, reading, scalar, schema_version
 from gops_records.games.gops import analytics
 from gops_records.games.gops.analytics import ALL_GAMES, CLASSIC, Filters, VariantKind
 from gops_records.games.gops.scouting import ScoutError, kept_store, predicted_bid_by_prize
@@ -74,7 +75,7 @@ def database(games: int, seed: int, jobs: int) -> Path:
     if db.exists():
         with duckdb.connect(str(db), read_only=True) as con:
             version = schema_version(con)
-        if version < LATEST_VERSION:
+        if version < latest_version():
             # an older gops wrote it: a read-only open would time an upgraded copy in memory
             print(f"upgrading {db.name} (schema {version}) with gops upgrade ...",
                   file=sys.stderr, flush=True)
@@ -143,7 +144,7 @@ class Picks:
 
 
 def sidebar(run: Session, f: Filters) -> None:
-    """dashboards/app.py filter_sidebar: runs before every page."""
+    """dashboards/gops/sidebar.py filter_sidebar: runs before every Gops page."""
     run("events", analytics.list_events)
     run("matches", analytics.list_matches)
     run("date_range", analytics.date_range)
@@ -229,7 +230,7 @@ def _shaped(con, f: Filters) -> list:
 
 
 def default_pair(table, players: tuple[str, ...]) -> tuple[str, str]:
-    """dashboards/pages_h2h.py default_pair: the filter's player and their most frequent
+    """dashboards/gops/h2h.py default_pair: the filter's player and their most frequent
     opponent, else the pair with the most games."""
     for name in players:
         mine = table.filter(table["player"] == name)
@@ -260,9 +261,9 @@ def page_game(run: Session, f: Filters, picks: Picks) -> None:
 
 
 def page_quality(run: Session, f: Filters, picks: Picks) -> None:
-    run("_imports", analytics.list_imports)  # filters do not apply
+    run("_imports", import_log.list_imports)  # filters do not apply
     run("_quarantine_counts", quarantine.counts)
-    run("_source_files", analytics.list_source_files)
+    run("_source_files", import_log.list_source_files)
     if run("_quarantine", _quarantine, 200):  # REJECTS_SHOWN
         run("_quarantine_counts", quarantine.counts)
 

@@ -11,13 +11,33 @@ can be shared as a link. A link's evening that is not in view warns and shows th
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Protocol, TypeVar
 
 import polars as pl
 import streamlit as st
 from gops_records.dashboards.text import escape_md
 
 ALL_EVENINGS = "all"
+
+
+class EveningFilters(Protocol):
+    """A game's filters as far as an evening narrows them (a frozen dataclass: the Gops
+    ``Filters``, the Gin ``GinFilters``)."""
+
+    events: tuple[str, ...]
+    date_from: dt.date | None
+    date_to: dt.date | None
+
+
+F = TypeVar("F", bound=EveningFilters)
+
+
+def one_evening(f: F, date: dt.date, event: str | None) -> F:
+    """``f`` narrowed to one evening of the picker: that date, and that event when it has
+    one (an evening without an Event tag is the whole date)."""
+    return replace(f, date_from=date, date_to=date,  # type: ignore[type-var]
+                   events=(event,) if event is not None else f.events)
 
 
 def evening_label(date: dt.date, event: str | None) -> str:

@@ -44,9 +44,11 @@ def _table(df: pl.DataFrame, columns: dict[str, str]) -> str:
 
 
 def session_page(evening: str, winners: str, standings: pl.DataFrame,
-                 matches: pl.DataFrame, *, now: dt.datetime | None = None) -> str:
-    """The page for one evening: its name, who won (plain text), the standings (as
-    ``analytics.standings`` gives them) and the matches (``analytics.match_results``)."""
+                 matches: pl.DataFrame, *, game: str, now: dt.datetime | None = None) -> str:
+    """The page for one evening of ``game`` (its title, e.g. in the heading "… results:"):
+    its name, who won (plain text), the standings (player, games, wins, draws, losses,
+    points_for, points_against, point_diff, win_rate, ci_low, ci_high) and the matches
+    (the columns of :data:`MATCH_COLUMNS`)."""
     table = standings.with_columns(
         _pct("win_rate").alias("win_rate"),
         pl.concat_str(_pct("ci_low"), pl.lit("–"), _pct("ci_high")).alias("ci"),
@@ -55,9 +57,9 @@ def session_page(evening: str, winners: str, standings: pl.DataFrame,
     when = (now or dt.datetime.now()).strftime("%Y-%m-%d %H:%M")
     parts = [
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>Gops results: {html.escape(evening)}</title>",
+        f"<title>{html.escape(game)} results: {html.escape(evening)}</title>",
         f"<style>{STYLE}</style></head><body>",
-        f"<h1>Gops results: {html.escape(evening)}</h1>",
+        f"<h1>{html.escape(game)} results: {html.escape(evening)}</h1>",
         f'<p class="lead">{html.escape(winners)}</p>' if winners else "",
         "<h2>Standings</h2>",
         _table(table, STANDINGS_COLUMNS) if not table.is_empty()

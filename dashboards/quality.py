@@ -136,7 +136,7 @@ def pointed_lines(reject: quarantine_lib.Reject,
             out.append(f"{head}: (line {p.line} is not in the record's text)")
             continue
         out += [head, f"{p.line:>6} | {text}"]
-        if not reject.is_round_log and p.column and 1 <= p.column <= len(text) + 1:
+        if reject.caret and p.column and 1 <= p.column <= len(text) + 1:
             out.append(" " * 9 + " " * (p.column - 1) + "^")
     return "\n".join(out)
 

@@ -1,5 +1,4 @@
-"""Building blocks the pages share: tables and charts with their downloads, and what a page
-says when the filters keep no game (with a button that clears them).
+"""Building blocks every game's pages share: tables and charts with their downloads.
 
 Every table shown with :func:`table` has a *CSV* button beside it and every chart shown
 with :func:`chart` *PNG* and *SVG* buttons, rendered here on the server (vl-convert, no
@@ -15,34 +14,7 @@ from collections.abc import Callable
 import altair as alt
 import polars as pl
 import streamlit as st
-from gops_records.dashboards import charts, data
-
-#: Session-state keys of the sidebar widgets.
-K_EVENTS, K_MATCHES, K_DATES, K_PLAYERS = "f_events", "f_matches", "f_dates", "f_players"
-K_TIE_RULE, K_N_PLAYERS, K_FINISHED = "f_tie_rule", "f_n_players", "f_finished"
-K_VARIANT = "f_variant"
-WIDGET_KEYS = (K_EVENTS, K_MATCHES, K_DATES, K_PLAYERS, K_TIE_RULE, K_N_PLAYERS, K_FINISHED,
-               K_VARIANT)
-ANY = "any"
-
-
-def clear_filters() -> None:
-    """Reset every sidebar filter (a button callback: runs before the next script run)."""
-    for key in (K_EVENTS, K_MATCHES, K_PLAYERS):
-        st.session_state[key] = []
-    st.session_state[K_DATES] = ()
-    st.session_state[K_TIE_RULE] = ANY
-    st.session_state[K_N_PLAYERS] = ANY
-    st.session_state[K_FINISHED] = False
-    st.session_state[K_VARIANT] = ANY
-
-
-def no_games(view: data.View, key: str) -> None:
-    """Say why no game shows, with a *Clear filters* button when filters are to blame."""
-    st.info(data.explain_empty(view))
-    if not view.filters.is_empty:
-        st.button("Clear filters", key=f"clear_{key}", on_click=clear_filters,
-                  icon=":material/filter_alt_off:", type="primary")
+from gops_records.dashboards import charts
 
 
 def slug(name: str) -> str:

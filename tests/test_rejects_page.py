@@ -41,7 +41,7 @@ def _page(db: Path, monkeypatch) -> AppTest:
     monkeypatch.setenv("GOPS_DB", str(db))
     at = AppTest.from_file(str(APP), default_timeout=30)
     at.run()
-    at.switch_page("pages_quality.py").run()
+    at.switch_page("quality.py").run()
     assert not at.exception, [e.message for e in at.exception]
     return at
 

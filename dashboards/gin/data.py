@@ -2,7 +2,7 @@
 :mod:`gops_records.games.gin.analytics`, called as ``read(view, filters, *args)``.
 
 They go through :func:`gops_records.dashboards.data.cached_read` (the shared read-only
-connection, the database stamp in the cache key), unfiltered by the Gops sidebar: the Gin
+connection, the database stamp in the cache key), unfiltered (``filtered=False``): the Gin
 pages pass their own :class:`~gops_records.games.gin.analytics.GinFilters`, which are hashable,
 so they are part of the cache key.
 """

@@ -5,7 +5,10 @@
 from __future__ import annotations
 
 import streamlit as st
-from gops_records.dashboards import charts_gin, gin_data, gin_ui, ui
+from gops_records.dashboards import ui
+from gops_records.dashboards.gin import charts as charts_gin
+from gops_records.dashboards.gin import data as gin_data
+from gops_records.dashboards.gin import ui as gin_ui
 
 RATE_COLUMNS = {
     "rate": st.column_config.NumberColumn("rate", format="percent"),

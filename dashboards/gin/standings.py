@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import polars as pl
 import streamlit as st
-from gops_records.dashboards import charts_gin, gin_data, gin_ui, ui
-from gops_records.dashboards.evening_pick import EveningPicker
-
-from gops_records.games.gops.analytics import evening_filters
+from gops_records.dashboards import ui
+from gops_records.dashboards.evening_pick import EveningPicker, one_evening
+from gops_records.dashboards.gin import charts as charts_gin
+from gops_records.dashboards.gin import data as gin_data
+from gops_records.dashboards.gin import ui as gin_ui
 
 MATCHES_SHOWN = 200
 EVENINGS_LISTED = 200  # the picker offers this many newest evenings
@@ -111,7 +112,7 @@ def pick_evening(gv: gin_ui.GinView) -> gin_ui.GinView:
     st.button("All evenings", key="gin_all_evenings", on_click=PICKER.widen,
               icon=":material/unfold_more:", type="tertiary",
               help="Widen the page to every evening the filters keep")
-    return gin_ui.GinView(gv.view, evening_filters(gv.filters, row["date"], row["event"]))
+    return gin_ui.GinView(gv.view, one_evening(gv.filters, row["date"], row["event"]))
 
 
 def main() -> None:

@@ -1,5 +1,5 @@
-"""The Gin Rummy pages' shared parts: their registration, their sidebar of filters, and what
-a page says when the filters keep no hand.
+"""The Gin Rummy pages' shared parts: their sidebar of filters, and what a page says when
+the filters keep no hand.
 
 The Gin pages have their own sidebar (the Gops one offers Gops events, tie rules and
 variants): events, dates, matches and players of the ``gin_`` tables, turned into a
@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from pathlib import Path
 
 import streamlit as st
-from gops_records.dashboards import data, gin_data
+from gops_records.dashboards import data
+from gops_records.dashboards.gin import data as gin_data
 from gops_records.dashboards.text import escape_md
 
 from gops_records.games.gin.analytics import GinFilters
@@ -38,25 +38,6 @@ P_EVENING = "gin_evening"
 #: Each Gin page's own URL parameters (by url_path): dropped on the other Gin pages (the
 #: Gops filters stay in the URL, for the way back to a Gops page).
 PAGE_PARAMS = {"gin-standings": (P_EVENING,)}
-
-#: (file, title, icon, url_path) of the Gin pages.
-PAGES = (
-    ("pages_gin_standings.py", "Gin standings", ":material/emoji_events:", "gin-standings"),
-    ("pages_gin_hands.py", "How hands end", ":material/style:", "gin-hands"),
-    ("pages_gin_knocks.py", "Knocks and gin", ":material/front_hand:", "gin-knocks"),
-)
-URL_PATHS = frozenset(p[3] for p in PAGES)
-
-
-def pages(here: Path) -> list:
-    """The Gin pages, for ``st.navigation``."""
-    return [st.Page(here / file, title=title, icon=icon, url_path=url)
-            for file, title, icon, url in PAGES]
-
-
-def is_gin(page) -> bool:
-    return page.url_path in URL_PATHS
-
 
 @dataclass(frozen=True)
 class GinView:
@@ -129,9 +110,11 @@ def _dates(value: object) -> tuple[dt.date | None, dt.date | None]:
     return min(picked), max(picked)
 
 
-def sidebar(base: data.View, url_path: str) -> GinFilters:
+def sidebar(base: data.View, url_path: str) -> data.View:
     """Draw the Gin filters, keep the URL in step (another Gin page's own parameters
-    dropped), and set the view the page reads."""
+    dropped), and set the view the page reads (:func:`current`). The sidebar of the
+    ``pages`` part (:class:`gops_records.dashboards.navigation.GamePages`): returns the
+    database view with the Gin filters."""
     params = {key: st.query_params.get_all(key) for key in st.query_params}
     linked = from_params(params) if any(p in params for p in PARAMS) else None
     if not all(key in st.session_state for key in WIDGET_KEYS):
@@ -174,7 +157,7 @@ def sidebar(base: data.View, url_path: str) -> GinFilters:
     if target != params:
         st.query_params.from_dict(target)
     st.session_state[VIEW_KEY] = GinView(base, f)
-    return f
+    return base.with_filters(f)
 
 
 def no_hands(gv: GinView, key: str) -> bool:

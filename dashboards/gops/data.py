@@ -1,148 +1,34 @@
-"""Cached, read-only data access for the dashboard: every call goes through the analytics library.
-
-Every read goes through one :class:`~gops_records.core.store.db.SharedReader` per database: the
-reads share a read-only DuckDB connection, kept between interactions (a page then reads warm
-data) and closed within a tenth of a second once `gops import` asks for the file, or after
-20 s unused. While an import holds the file, reads wait for it (lock retries with
-backoff). Results are cached with ``st.cache_data`` for five minutes; the cache key
-includes a stamp of the database files (size and modification time), so a page shows
-newly imported games on the next interaction instead of waiting for the ttl, and a
-player, an evening or a game looked at before shows at once.
-
-The read functions are made by one factory, :func:`cached_read`: ``standings(view)`` is
-``analytics.standings(con, view.filters)`` on the shared connection, cached on the view.
+"""Cached, read-only reads of the Gops pages: each is a query of
+:mod:`gops_records.games.gops.analytics` (or a scouting report), made by
+:func:`gops_records.dashboards.data.cached_read`: ``standings(view)`` is
+``analytics.standings(con, view.filters)`` on the shared connection, cached on the view,
+whose filters are the Gops sidebar's :class:`~gops_records.games.gops.analytics.Filters`.
 """
 
 from __future__ import annotations
 
-import os
-import threading
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
 
 import duckdb
 import polars as pl
-import streamlit as st
+from gops_records.dashboards.data import View, cached_read
 from gops_records.dashboards.text import escape_md
 
-from gops_records.core import rejects as quarantine_lib
-from gops_records.core.store.db import SharedReader
 from gops_records.games.gops import analytics
 from gops_records.games.gops.analytics.filters import Filters
 from gops_records.games.gops.scouting import ScoutReport, kept_store, predicted_bid_by_prize
 
-TTL_SECONDS = 300
-MAX_ENTRIES = 128
 #: Scouting takes a second or two; the database stamp in its key already drops a report
 #: once an import commits, so it is kept longer.
 SCOUT_TTL_SECONDS = 600
 SCOUT_MAX_ENTRIES = 32
-LOCK_WAIT_SECONDS = 8.0
-
-#: (size, mtime_ns) of the database file and of its write-ahead log.
-Stamp = tuple[int, int, int, int]
-T = TypeVar("T")
-P = ParamSpec("P")
 Con = duckdb.DuckDBPyConnection
 
 
-def stamp(db: str | Path) -> Stamp:
-    """A cheap fingerprint of the database files: changes whenever an import commits."""
-    out: list[int] = []
-    for path in (Path(db), Path(f"{db}.wal")):
-        try:
-            info = os.stat(path)
-            out += [info.st_size, info.st_mtime_ns]
-        except FileNotFoundError:
-            out += [-1, -1]
-    return tuple(out)  # type: ignore[return-value]
-
-
-@dataclass(frozen=True)
-class View:
-    """What a page looks at: the database (and its stamp) and the sidebar's filters.
-
-    Hashable by value, so it is the cache key of every function below.
-    """
-
-    db: str
-    stamp: Stamp
-    filters: Filters = field(default_factory=Filters)
-
-    @classmethod
-    def of(cls, db: str | Path, filters: Filters | None = None) -> View:
-        return cls(str(db), stamp(db), filters or Filters())
-
-    @property
-    def unfiltered(self) -> View:
-        """The same database with no filters (for lists the filters do not apply to)."""
-        return View(self.db, self.stamp)
-
-    def with_filters(self, filters: Filters) -> View:
-        return View(self.db, self.stamp, filters)
-
-
-VIEW_KEY = "gops_view"
-
-
-def current_view() -> View:
-    """The view the entry script (app.py) set up for this run: database and filters."""
-    view = st.session_state.get(VIEW_KEY)
-    if not isinstance(view, View):
-        raise RuntimeError("no dashboard view in this session: start the dashboard with "
-                           "`gops dashboard`, which runs dashboards/app.py")
-    return view
-
-
-_readers: dict[str, SharedReader] = {}
-_readers_lock = threading.Lock()
-
-
-def reader(db: str) -> SharedReader:
-    """The process's shared reader of ``db`` (made on first use)."""
-    with _readers_lock:
-        if db not in _readers:
-            _readers[db] = SharedReader(db, timeout=LOCK_WAIT_SECONDS)
-        return _readers[db]
-
-
-def _read(db: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """``fn(con, *args, **kwargs)`` on the shared read-only connection (let go once idle)."""
-    with reader(db).read() as con:
-        return fn(con, *args, **kwargs)
-
-
-def cached_read(query: Callable[..., T], *, filtered: bool = True, name: str | None = None,
-                ttl: float = TTL_SECONDS, max_entries: int = MAX_ENTRIES
-                ) -> Callable[..., T]:
-    """A dashboard read of ``query``: ``read(view, *args)`` runs ``query(con, view.filters,
-    *args)`` (``query(con, *args)`` when not ``filtered``) on the shared connection, cached
-    on the view and the arguments.
-
-    An unfiltered read is cached on ``view.unfiltered``, so every filter shares one entry.
-    ``name`` (default: the query's) keeps each read's cache apart: Streamlit keys a cache
-    by the function's qualified name and source, which every read made here shares.
-    """
-    label = name or query.__name__
-
-    def cached(view: View, *args: Any, **kwargs: Any) -> T:
-        pre = (view.filters,) if filtered else ()
-        return _read(view.db, query, *pre, *args, **kwargs)
-
-    cached.__name__ = cached.__qualname__ = f"cached_read[{label}]"
-    cached_fn = st.cache_data(ttl=ttl, max_entries=max_entries, show_spinner=False)(cached)
-
-    def read(view: View, *args: Any, **kwargs: Any) -> T:
-        return cached_fn(view if filtered else view.unfiltered, *args, **kwargs)
-
-    read.__name__ = read.__qualname__ = label
-    read.__doc__ = (f"``{query.__module__}.{query.__name__}`` on the view"
-                    f"{'' if filtered else ' (filters do not apply)'}, cached.\n\n"
-                    f"{query.__doc__ or ''}")
-    read.cached = cached_fn  # type: ignore[attr-defined]  (its .clear() empties the cache)
-    return read
+def view_of(db: str | Path, filters: Filters | None = None) -> View:
+    """A view of ``db`` through the Gops filters ``filters`` (none: every game)."""
+    return View.of(db, filters or Filters())
 
 
 # -- what the sidebar offers (not filtered), and results --------------------------------
@@ -196,15 +82,12 @@ def unclaimed_per_game(view: View) -> pl.DataFrame:
     return analytics.unclaimed_per_game_of(game_shapes(view))
 
 
-# -- games and data quality (the last three: filters do not apply) ------------------------
+# -- games (the detail of one: filters do not apply) --------------------------------------
 
 #: ``games(view, limit=200, player=None)``: the newest games in view.
 games = cached_read(analytics.list_games, name="games")
 #: ``game_detail(view, game_id)``: the game's header and rounds, or None for an unknown id.
 game_detail = cached_read(analytics.game_detail, filtered=False)
-imports = cached_read(analytics.list_imports, filtered=False, name="imports")
-source_files = cached_read(analytics.list_source_files, filtered=False, name="source_files")
-rejects = cached_read(analytics.list_rejects, filtered=False, name="rejects")
 
 
 # -- one player's bidding ---------------------------------------------------------------
@@ -300,12 +183,3 @@ def explain_empty(view: View) -> str:
                 "(.gops records, CSV or JSONL round logs), or try `gops demo`.")
     return (f"{NO_MATCH} ({escape_md(view.filters.describe())}). Widen them in the "
             "sidebar, or press *Clear filters*.")
-
-
-# -- the quarantine with its resolutions (what `gops rejects` lists; filters do not apply) --
-
-#: ``quarantine(view, limit=200)``: the newest quarantined records
-#: (:class:`gops_records.core.rejects.Reject`, open or resolved by `gops rejects --recheck`).
-quarantine = cached_read(quarantine_lib.list_rejects, filtered=False, name="quarantine")
-#: ``quarantine_counts(view)``: records kept, open, resolved, and rejections counted.
-quarantine_counts = cached_read(quarantine_lib.counts, filtered=False, name="quarantine_counts")

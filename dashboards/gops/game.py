@@ -18,11 +18,15 @@ from urllib.parse import urlencode
 
 import polars as pl
 import streamlit as st
-from gops_records.dashboards import charts, data, ui
+from gops_records.dashboards import ui
+from gops_records.dashboards.data import current_view
+from gops_records.dashboards.gops import charts, data
+from gops_records.dashboards.gops import ui as gops_ui
 from gops_records.dashboards.text import escape_md
 
+from gops_records.core.game_refs import game_ref
 from gops_records.games.gops.analytics import GameDetail
-from gops_records.games.gops.analytics.games import game_ref, game_ref_expr, variant_rounds
+from gops_records.games.gops.analytics.games import game_ref_expr, variant_rounds
 from gops_records.games.gops.cards import MAX_RANK, rank_name
 from gops_records.games.gops.rules import TieRule
 
@@ -36,7 +40,7 @@ CARD_NAMES = {rank: rank_name(rank) for rank in range(1, MAX_RANK + 1)}
 
 def open_game(game_id: int | str) -> None:
     """Switch to the game viewer on ``game_id``, keeping the sidebar's filters in the URL."""
-    params = {**data.current_view().filters.to_query_params(), P_GAME: str(game_id)}
+    params = {**current_view().filters.to_query_params(), P_GAME: str(game_id)}
     st.switch_page(GAME_PAGE, query_params=params)
 
 
@@ -51,7 +55,7 @@ def game_table(games: pl.DataFrame, key: str, *, columns: list[str] | None = Non
     """
     shown = columns or [c for c in ("date", "event", "match", "players", "result", "winner",
                                     "rounds_played") if c in games.columns]
-    shared = urlencode(data.current_view().filters.to_query_params(), doseq=True)
+    shared = urlencode(current_view().filters.to_query_params(), doseq=True)
     table = games.with_columns(
         (f"{GAME_URL}?{P_GAME}=" + pl.col("game_id").cast(pl.String)
          + (f"&{shared}" if shared else ""))
@@ -192,14 +196,14 @@ def _variant_note(detail: GameDetail) -> str:
 
 
 def main() -> None:
-    view = data.current_view()
+    view = current_view()
     st.title("Game viewer")
     st.caption("Any game round by round. Pick one below, or open one from a game list on "
                "another page; the address bar then holds a link to this game.")
     games = data.games(view, LIST_LIMIT)
     wanted = st.query_params.get(P_GAME)
     if games.is_empty() and not wanted:
-        ui.no_games(view, "game")
+        gops_ui.no_games(view, "game")
         return
     labels = {str(row["game_id"]): _label(row) for row in games.iter_rows(named=True)}
     if wanted and wanted not in labels:

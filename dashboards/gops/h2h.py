@@ -11,8 +11,11 @@ from dataclasses import replace
 
 import polars as pl
 import streamlit as st
-from gops_records.dashboards import charts, data, ui
-from gops_records.dashboards.pages_game import game_table
+from gops_records.dashboards import ui
+from gops_records.dashboards.data import View, current_view
+from gops_records.dashboards.gops import charts, data
+from gops_records.dashboards.gops import ui as gops_ui
+from gops_records.dashboards.gops.game import game_table
 from gops_records.dashboards.text import escape_md
 
 P_PAIR = "h2h"
@@ -66,7 +69,7 @@ def pick_pair(table: pl.DataFrame, players: tuple[str, ...] = ()) -> tuple[str, 
     return a, b
 
 
-def show_pair(view: data.View, table: pl.DataFrame, a: str, b: str) -> None:
+def show_pair(view: View, table: pl.DataFrame, a: str, b: str) -> None:
     if a == b:
         st.info("Pick two different players.")
         return
@@ -88,14 +91,14 @@ def show_pair(view: data.View, table: pl.DataFrame, a: str, b: str) -> None:
 
 
 def main() -> None:
-    view = data.current_view()
+    view = current_view()
     st.title("Head-to-head")
     st.caption("Finished games only. With three or four players, each pair in a game is "
                "compared by their own two scores.")
     table = data.head_to_head(view)
     if table.is_empty():
         if data.overview(view)["games"] == 0:
-            ui.no_games(view, "h2h")
+            gops_ui.no_games(view, "h2h")
         else:
             st.info("No finished games between two players in view.")
         return

@@ -15,14 +15,17 @@ on offer and which prize of the row the player takes on a win.
 from __future__ import annotations
 
 import streamlit as st
-from gops_records.dashboards import charts, data, ui
-from gops_records.dashboards.pages_game import game_table
+from gops_records.dashboards import ui
+from gops_records.dashboards.data import View, current_view
+from gops_records.dashboards.gops import charts, data
+from gops_records.dashboards.gops import ui as gops_ui
+from gops_records.dashboards.gops.game import game_table
 from gops_records.dashboards.text import escape_md
 
 P_PROFILE = "profile"
 
 
-def pick_player(view: data.View) -> str | None:
+def pick_player(view: View) -> str | None:
     """The player to show: the URL's ``profile``, else the sidebar filter's first player,
     else the first name; a change of the player filter moves the pick to its player."""
     names = data.players(view)
@@ -46,7 +49,7 @@ def pick_player(view: data.View) -> str | None:
     return player
 
 
-def show_bids(view: data.View, player: str, frames: data.Bidding) -> None:
+def show_bids(view: View, player: str, frames: data.Bidding) -> None:
     heat = frames.heatmap
     bids = int(heat["count"].sum())
     st.caption(f"{bids} bids by {escape_md(player)} in the classic games in view "
@@ -90,7 +93,7 @@ def show_carry(player: str, frames: data.Bidding) -> None:
             "mean pool value", format="%.1f")})
 
 
-def show_strength(view: data.View, player: str) -> bool:
+def show_strength(view: View, player: str) -> bool:
     """The bids of several cards: strength against the prize; False when there are none."""
     frames = data.strength(view, player)
     heat, by_prize = frames["heatmap"], frames["by_prize"]
@@ -111,7 +114,7 @@ def show_strength(view: data.View, player: str) -> bool:
     return True
 
 
-def show_open_prizes(view: data.View, player: str) -> bool:
+def show_open_prizes(view: View, player: str) -> bool:
     """Open prizes: the bid against the best prize on offer, and which prize of the row
     the player takes on a win; False when there are no such bids."""
     bids = data.open_row_bids(view, player)
@@ -132,12 +135,12 @@ def show_open_prizes(view: data.View, player: str) -> bool:
 
 
 def main() -> None:
-    view = data.current_view()
+    view = current_view()
     st.title("Players")
     st.caption("One player's bidding tendencies in the games the sidebar's filters keep.")
     player = pick_player(view)
     if player is None:
-        ui.no_games(view, "players")
+        gops_ui.no_games(view, "players")
         return
     frames = data.bidding(view, player)
     shown = False

@@ -19,7 +19,9 @@ import re
 
 import polars as pl
 import streamlit as st
-from gops_records.dashboards import charts, data, ui
+from gops_records.dashboards import ui
+from gops_records.dashboards.data import View, current_view
+from gops_records.dashboards.gops import charts, data
 from gops_records.dashboards.text import escape_md
 
 from gops_records.games.gops.scouting import ScoutError, ScoutReport
@@ -54,7 +56,7 @@ def url_select(label: str, options: list[str], param: str, key: str, default: st
     return chosen
 
 
-def default_player(view: data.View, names: list[str]) -> str:
+def default_player(view: View, names: list[str]) -> str:
     """The pick before any choice: the sidebar filter's first known player, else the first
     name (a change of the player filter moves the pick to its player, as on Players)."""
     filtered = [name for name in view.filters.players if name in names]
@@ -68,7 +70,7 @@ def default_player(view: data.View, names: list[str]) -> str:
     return filtered[0] if filtered else names[0]
 
 
-def pick(view: data.View) -> tuple[str, str | None, int] | None:
+def pick(view: View) -> tuple[str, str | None, int] | None:
     """The player to scout, the opponent to restrict to (None: anyone) and the seed."""
     names = data.players(view.unfiltered)
     if not names:
@@ -281,7 +283,7 @@ def show_predicted(scouted: data.Scouting) -> None:
 
 
 def main() -> None:
-    view = data.current_view()
+    view = current_view()
     st.title("Scout")
     st.caption("How predictable a player is, their habits, and how to beat them, learned from "
                f"their recorded games of the classic rules (the most recent {MAX_GAMES:,}; "

@@ -10,16 +10,19 @@ from __future__ import annotations
 
 import polars as pl
 import streamlit as st
-from gops_records.dashboards import charts, data, printable, ui
-from gops_records.dashboards.evening_pick import EveningPicker
-from gops_records.dashboards.pages_game import game_table
+from gops_records.dashboards import printable, ui
+from gops_records.dashboards.data import View, current_view
+from gops_records.dashboards.evening_pick import EveningPicker, one_evening
+from gops_records.dashboards.gops import charts, data
+from gops_records.dashboards.gops import ui as gops_ui
+from gops_records.dashboards.gops.game import game_table
 from gops_records.dashboards.text import escape_md
-
-from gops_records.games.gops.analytics import evening_filters
 
 P_EVENING = "evening"
 EVENINGS_LISTED = 200  # the picker offers this many newest evenings
 NOTABLE_FROM = 500  # notable games are picked among this many newest games
+#: The game's name in the printable results' heading ("Gops results: ...").
+GAME_TITLE = "Gops"
 MATCHES_SHOWN = 200  # at most this many matches (the newest) are listed
 #: Column widths of the standings, in pixels: together they fit a 390 px phone screen.
 STANDINGS_WIDTHS = {"player": 106, "wins": 30, "draws": 30, "losses": 30, "point_diff": 42,
@@ -42,13 +45,13 @@ def margins(games: pl.DataFrame) -> pl.DataFrame:
 PICKER = EveningPicker(param=P_EVENING, key="evening", count="games", listed=EVENINGS_LISTED)
 
 
-def pick_evening(view: data.View) -> tuple[data.View, str | None]:
+def pick_evening(view: View) -> tuple[View, str | None]:
     """The view narrowed to the evening picked (the latest by default), and its name (None:
     all evenings in view)."""
     row, evening = PICKER.pick(data.evenings(view, EVENINGS_LISTED))
     if row is None:
         return view, None
-    return view.with_filters(evening_filters(view.filters, row["date"], row["event"])), evening
+    return view.with_filters(one_evening(view.filters, row["date"], row["event"])), evening
 
 
 # -- tonight's winners ------------------------------------------------------------------------
@@ -166,7 +169,7 @@ def show_matches(results: pl.DataFrame, one_evening: bool) -> None:
         "cumulative_winner": "winner on points", "match_games": "games in match"})
 
 
-def show_pools(view: data.View) -> None:
+def show_pools(view: View) -> None:
     st.header("Biggest pools")
     st.caption("The rounds with the most points on offer (ties carry prizes forward) and who "
                "took them ('tie': nobody). Select a row, or its link, to open the game.")
@@ -178,7 +181,7 @@ def show_pools(view: data.View) -> None:
                columns=["date", "event", "round_no", "pool_value", "pool_cards", "winner"])
 
 
-def show_notable(view: data.View) -> None:
+def show_notable(view: View) -> None:
     st.header("Notable games")
     done = margins(data.games(view, NOTABLE_FROM))
     if done.is_empty():
@@ -210,10 +213,10 @@ def show_overview(ov: dict) -> None:
 
 
 def main() -> None:
-    view = data.current_view()
+    view = current_view()
     st.title("Session results")
     if data.overview(view)["games"] == 0:
-        ui.no_games(view, "session")
+        gops_ui.no_games(view, "session")
         return
     shown, evening = pick_evening(view)
     st.caption(f"Results of the games in view: {escape_md(shown.filters.describe())}.")
@@ -228,7 +231,8 @@ def main() -> None:
         ui.download("Printable results (HTML)",
                     lambda: printable.session_page(evening, winners_line(table, results)
                                                    if not table.is_empty() else "",
-                                                   table, results).encode("utf-8"),
+                                                   table, results, game=GAME_TITLE
+                                                   ).encode("utf-8"),
                     f"gops-{ui.slug(evening)}.html", "text/html", "printable_session", row)
     show_overview(data.overview(shown))
     show_standings(table)

@@ -8,8 +8,11 @@ so, and shows instead which prize of the row their winners take.
 from __future__ import annotations
 
 import streamlit as st
-from gops_records.dashboards import charts, data, ui
-from gops_records.dashboards.pages_game import game_table
+from gops_records.dashboards import ui
+from gops_records.dashboards.data import View, current_view
+from gops_records.dashboards.gops import charts, data
+from gops_records.dashboards.gops import ui as gops_ui
+from gops_records.dashboards.gops.game import game_table
 
 from gops_records.games.gops.analytics import CLASSIC, VariantKind
 
@@ -20,7 +23,7 @@ def _pct(x: float | None) -> str:
     return "—" if x is None else f"{x:.1%}"
 
 
-def show_ties(view: data.View) -> None:
+def show_ties(view: View) -> None:
     final = data.final_ties(view)
     low, high = final["ci"]
     cols = st.columns(4)
@@ -60,14 +63,14 @@ def show_ties(view: data.View) -> None:
         ui.chart(charts.pair_ties_chart(pairs.head(PAIRS_SHOWN)), "pair-ties")
 
 
-def open_prize_games(view: data.View) -> int:
+def open_prize_games(view: View) -> int:
     """How many games in view have open prizes."""
     kinds = data.games_by_variant(view)
     return int(kinds.filter(kinds["variant"].str.starts_with(
         VariantKind.OPEN_PRIZES.value))["games"].sum())
 
 
-def variants_note(view: data.View) -> str | None:
+def variants_note(view: View) -> str | None:
     """What the games in view are, when they are not all classic: ``40 classic, 12 bids of
     2 cards``."""
     kinds = data.games_by_variant(view)
@@ -78,7 +81,7 @@ def variants_note(view: data.View) -> str | None:
             "highest strength (the sum of a bid's cards) is shared.")
 
 
-def show_pools(view: data.View) -> None:
+def show_pools(view: View) -> None:
     st.header("Pools")
     st.caption("A pool is the prize just shown plus the prizes carried in from ties before it.")
     open_games = open_prize_games(view)
@@ -112,7 +115,7 @@ def show_pools(view: data.View) -> None:
         show_open_rows(view)
 
 
-def show_open_rows(view: data.View) -> None:
+def show_open_rows(view: View) -> None:
     st.header("Open prizes: what the winner takes")
     st.caption("In a round whose row holds two prizes or more, does the winner take the "
                "highest prize on offer, the lowest, or one between? Rates with 95% "
@@ -132,13 +135,13 @@ def show_open_rows(view: data.View) -> None:
 
 
 def main() -> None:
-    view = data.current_view()
+    view = current_view()
     st.title("Ties and pools")
     st.caption("A round ties when the highest bid is shared. Under the carry rule the prize "
                "stays and joins the next one; under the discard rule nobody gets it. Rates "
                "come with 95% intervals.")
     if data.games_by_variant(view).is_empty():  # no kept game (the page reads it anyway)
-        ui.no_games(view, "ties")
+        gops_ui.no_games(view, "ties")
         return
     note = variants_note(view)
     if note:

@@ -20,8 +20,9 @@ from club_fixture import (
     SCOUT_GAMES,
     build_club_db,
 )
-from gops_records.dashboards import charts
-from gops_records.dashboards.pages_session import STANDINGS_WIDTHS
+from gops_records.dashboards.charts import MAX_ROWS
+from gops_records.dashboards.gops import charts
+from gops_records.dashboards.gops.session import STANDINGS_WIDTHS
 from gops_records.dashboards.text import escape_md
 from streamlit.testing.v1 import AppTest
 
@@ -30,8 +31,8 @@ from gops_records.core.stats import wilson
 from gops_records.games.gops.analytics.games import game_ref
 
 APP = Path(__file__).resolve().parents[2] / "dashboards" / "app.py"
-PAGES = ("pages_session.py", "pages_players.py", "pages_ties.py", "pages_h2h.py",
-         "pages_game.py", "pages_quality.py", "pages_scout.py")
+PAGES = ("gops/session.py", "gops/players.py", "gops/ties.py", "gops/h2h.py",
+         "gops/game.py", "quality.py", "gops/scout.py")
 #: The pages whose charts and tables come with downloads (Scout and Data quality have
 #: their own owners).
 WITH_DOWNLOADS = PAGES[:5]
@@ -107,9 +108,9 @@ def markdown_texts(at: AppTest) -> list[str]:
 
 # -- every page renders ------------------------------------------------------------------
 
-CHARTS = {"pages_session.py": 1, "pages_players.py": 5, "pages_ties.py": 7,
-          "pages_h2h.py": 1, "pages_game.py": 2, "pages_quality.py": 1,
-          "pages_scout.py": 4}  # Alice has no habits to chart
+CHARTS = {"gops/session.py": 1, "gops/players.py": 5, "gops/ties.py": 7,
+          "gops/h2h.py": 1, "gops/game.py": 2, "quality.py": 1,
+          "gops/scout.py": 4}  # Alice has no habits to chart
 
 
 def test_every_page_renders_its_charts_without_exceptions(club_db, monkeypatch):
@@ -122,8 +123,8 @@ def test_every_page_renders_its_charts_without_exceptions(club_db, monkeypatch):
         assert len(found) == CHARTS[page], page
         for spec, data in found:
             assert spec.get("title"), f"a chart without a title on {page}"
-            assert 0 < data.height <= charts.MAX_ROWS, page
-        if page == "pages_quality.py":
+            assert 0 < data.height <= MAX_ROWS, page
+        if page == "quality.py":
             errors = [e.value for e in at.error]
     assert errors == [
         "2 problems in this record:\n\n"
@@ -308,7 +309,7 @@ def test_filters_that_keep_no_game_explain_themselves(club_db, monkeypatch):
         assert "Clear filters" in texts, page
         assert [b.label for b in at.main.button] == ["Clear filters"], page
         assert not at.get("vega_lite_chart"), page
-    at.switch_page("pages_scout.py").run()  # scouting reads all of a player's games
+    at.switch_page("gops/scout.py").run()  # scouting reads all of a player's games
     assert at.subheader[0].value.startswith("Alice is ")
 
 
@@ -338,7 +339,7 @@ def test_a_link_with_an_unreadable_filter_says_what_was_ignored(club_db, monkeyp
 # -- Players -----------------------------------------------------------------------------
 
 def test_players_page_follows_the_player_picker(club_db, monkeypatch):
-    at = start(club_db, monkeypatch, "pages_players.py")
+    at = start(club_db, monkeypatch, "gops/players.py")
     assert at.selectbox[0].value == "Alice"
     alice = chart_titled(at, "What Alice bids on each prize")
     # Alice bid on prize 1 five times: 1, 2, 1, 5, 1 (games 1-5 in order).
@@ -362,7 +363,7 @@ def test_players_page_follows_the_player_picker(club_db, monkeypatch):
 
 
 def test_players_page_reads_the_player_from_the_url(club_db, monkeypatch):
-    at = start(club_db, monkeypatch, "pages_players.py")
+    at = start(club_db, monkeypatch, "gops/players.py")
     at.query_params["profile"] = "Carla"
     at.run()
     assert at.selectbox[0].value == "Carla"
@@ -370,7 +371,7 @@ def test_players_page_reads_the_player_from_the_url(club_db, monkeypatch):
 
 
 def test_players_page_starts_from_the_sidebar_player_filter(club_db, monkeypatch):
-    at = start(club_db, monkeypatch, "pages_players.py", player="Carla")
+    at = start(club_db, monkeypatch, "gops/players.py", player="Carla")
     assert at.selectbox[0].value == "Carla"  # not Alice, the first name
     assert at.query_params["profile"] == "Carla"
     at.sidebar.multiselect(key="f_players").set_value(["Bruno"]).run()
@@ -382,7 +383,7 @@ def test_players_page_starts_from_the_sidebar_player_filter(club_db, monkeypatch
 # -- Ties and pools ------------------------------------------------------------------------
 
 def test_ties_and_pools_numbers(club_db, monkeypatch):
-    at = start(club_db, monkeypatch, "pages_ties.py")
+    at = start(club_db, monkeypatch, "gops/ties.py")
     m = metrics(at)
     # Only Tuesday game 3 ended on a tie; unclaimed 0+0+5+2+0 over 5 finished games.
     assert (m["Finished games"], m["Ended on a tie (1 of 5)"], m["Unclaimed points per game"]) \
@@ -397,7 +398,7 @@ def test_ties_and_pools_numbers(club_db, monkeypatch):
 
 
 def test_ties_page_follows_the_tie_rule_filter(club_db, monkeypatch):
-    at = start(club_db, monkeypatch, "pages_ties.py")
+    at = start(club_db, monkeypatch, "gops/ties.py")
     at.sidebar.selectbox[0].select("discard").run()
     assert not at.exception
     assert at.query_params["tie_rule"] == "discard"
@@ -408,7 +409,7 @@ def test_ties_page_follows_the_tie_rule_filter(club_db, monkeypatch):
 # -- Head-to-head ------------------------------------------------------------------------
 
 def test_head_to_head_default_pair_and_picker(club_db, monkeypatch):
-    at = start(club_db, monkeypatch, "pages_h2h.py")
+    at = start(club_db, monkeypatch, "gops/h2h.py")
     # Alice and Bruno met most: 3 Tuesday games and the 3-player game (4 beats 3).
     assert (at.selectbox[0].value, at.selectbox[1].value) == ("Alice", "Bruno")
     m = metrics(at)
@@ -428,7 +429,7 @@ def test_head_to_head_default_pair_and_picker(club_db, monkeypatch):
 
 
 def test_head_to_head_starts_from_the_sidebar_player_filter(club_db, monkeypatch):
-    at = start(club_db, monkeypatch, "pages_h2h.py", player="Carla")
+    at = start(club_db, monkeypatch, "gops/h2h.py", player="Carla")
     # Carla's most frequent opponent in finished games: Alice (2), then Bruno (1).
     assert (at.selectbox[0].value, at.selectbox[1].value) == ("Carla", "Alice")
 
@@ -436,7 +437,7 @@ def test_head_to_head_starts_from_the_sidebar_player_filter(club_db, monkeypatch
 # -- Game viewer --------------------------------------------------------------------------
 
 def test_game_viewer_round_by_round(club_db, monkeypatch):
-    at = start(club_db, monkeypatch, "pages_game.py")
+    at = start(club_db, monkeypatch, "gops/game.py")
     labels = at.selectbox[0].options
     assert len(labels) == GAMES
     assert all(label.startswith("g") for label in labels)  # the short reference first
@@ -466,14 +467,14 @@ def test_game_viewer_round_by_round(club_db, monkeypatch):
         .rows() == [(1, "Bruno", 2), (2, "Bruno", 5), (3, "Alice", 5)]
     assert bids.filter(pl.col("player") == "Alice").sort("round_no")["bid"].to_list() == \
         [1, 2, 5, 3, 4]
-    at2 = start(club_db, monkeypatch, "pages_game.py")
+    at2 = start(club_db, monkeypatch, "gops/game.py")
     at2.query_params["game_id"] = game_id
     at2.run()
     assert at2.subheader[0].value == "Alice vs Bruno: a draw"
 
 
 def test_game_viewer_unknown_game_id_is_a_warning(club_db, monkeypatch):
-    at = start(club_db, monkeypatch, "pages_game.py")
+    at = start(club_db, monkeypatch, "gops/game.py")
     at.query_params["game_id"] = "no-such-game"
     at.run()
     assert not at.exception
@@ -490,11 +491,11 @@ def no_live_markup(texts: list[str]) -> None:
 
 
 def test_hostile_names_are_shown_as_text_on_every_page(hostile_db, monkeypatch):
-    at = start(hostile_db, monkeypatch, "pages_players.py", profile=HOSTILE_PLAYER)
+    at = start(hostile_db, monkeypatch, "gops/players.py", profile=HOSTILE_PLAYER)
     assert at.selectbox[0].value == HOSTILE_PLAYER
     assert at.main.header[-1].value == f"{escape_md(HOSTILE_PLAYER)}'s games"
     no_live_markup(markdown_texts(at))
-    for page in ("pages_session.py", "pages_ties.py", "pages_h2h.py", "pages_game.py"):
+    for page in ("gops/session.py", "gops/ties.py", "gops/h2h.py", "gops/game.py"):
         at.switch_page(page).run()
         assert not at.exception, page
         no_live_markup(markdown_texts(at))
@@ -506,7 +507,7 @@ def test_hostile_names_are_shown_as_text_on_every_page(hostile_db, monkeypatch):
 
 def test_a_crafted_game_id_stays_text(club_db, monkeypatch):
     crafted = f"1` [x]({EVIL_LINK}) `"
-    at = start(club_db, monkeypatch, "pages_game.py")
+    at = start(club_db, monkeypatch, "gops/game.py")
     at.query_params["game_id"] = crafted
     at.run()
     assert not at.exception
@@ -518,7 +519,7 @@ def test_a_crafted_game_id_stays_text(club_db, monkeypatch):
 
 def scout_page(db: Path, monkeypatch: pytest.MonkeyPatch, **params: str) -> AppTest:
     """The Scout page with ``params`` in its URL (set once the page shows)."""
-    at = start(db, monkeypatch, "pages_scout.py")
+    at = start(db, monkeypatch, "gops/scout.py")
     at.query_params.update(params)
     at.run()
     assert not at.exception, [e.message for e in at.exception]
@@ -601,7 +602,7 @@ def test_scout_unknown_player_in_the_url_falls_back(club_db, monkeypatch):
 
 def test_scout_report_is_cached_on_the_database_stamp_player_vs_and_seed(tmp_path,
                                                                           monkeypatch):
-    from gops_records.dashboards import data
+    from gops_records.dashboards.gops import data
 
     calls: list[tuple] = []
     real = data.kept_store.report_for  # the kept report, or one computed
@@ -636,7 +637,7 @@ def test_empty_database_gives_a_helpful_message(empty_db, monkeypatch):
         at.switch_page(page).run()
         assert not at.exception and not at.error, page
         texts = " ".join(x.value for x in (*at.info, *at.success))
-        if page == "pages_quality.py":
+        if page == "quality.py":
             assert "No record has been rejected" in texts
         else:
             assert "no games yet" in texts and "gops import" in texts, page
@@ -675,8 +676,8 @@ def test_charts_never_carry_more_than_max_rows():
                         "rounds": [1] * 5_000})
     spec = charts.pool_distribution_chart(big).to_dict()
     rows = next(iter(spec["datasets"].values()))
-    assert len(rows) == charts.MAX_ROWS
-    assert f"first {charts.MAX_ROWS:,} of 5,000 rows shown" in spec["title"]["subtitle"]
+    assert len(rows) == MAX_ROWS
+    assert f"first {MAX_ROWS:,} of 5,000 rows shown" in spec["title"]["subtitle"]
 
 
 def test_a_histogram_bins_every_value_instead_of_cutting():

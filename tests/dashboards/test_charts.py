@@ -10,7 +10,8 @@ import re
 import altair as alt
 import polars as pl
 import pytest
-from gops_records.dashboards import charts
+from gops_records.dashboards import charts as shared
+from gops_records.dashboards.gops import charts
 
 HABITS = pl.DataFrame({
     "habit": ["exact_prize", "highest_remaining"] * 2, "phase": ["all", "all", "early", "early"],
@@ -93,7 +94,7 @@ def test_log_scales_tick_at_powers_of_ten():
     y = spec["encoding"]["y"]
     assert y["scale"]["type"] == "symlog"
     assert y["axis"]["values"] == [0, 1, 10, 100, 1000]
-    assert charts.log_ticks(1) == [0, 1] and charts.log_ticks(99_999) == [0, 1, 10, 100, 1000,
+    assert shared.log_ticks(1) == [0, 1] and shared.log_ticks(99_999) == [0, 1, 10, 100, 1000,
                                                                           10_000]
 
 
@@ -105,10 +106,10 @@ def test_colours_read_on_dark_and_for_colour_blind_readers():
                        '"#e45756"', '"#dddddd"', '"#bbbbbb"'):
             assert banned not in text, (name, banned)
         title = chart.to_dict()["title"]
-        assert title["subtitleColor"] == charts.NEUTRAL, name
+        assert title["subtitleColor"] == shared.NEUTRAL, name
     used = set(re.findall(r'"(#[0-9a-f]{6})"', json.dumps(
         [c.to_dict() for c in every_chart().values()]).lower()))
-    allowed = {c.lower() for c in charts.OKABE_ITO} | {charts.NEUTRAL.lower(), "#1a1a1a"}
+    allowed = {c.lower() for c in shared.OKABE_ITO} | {shared.NEUTRAL.lower(), "#1a1a1a"}
     assert used <= allowed, used - allowed
 
 
@@ -146,9 +147,9 @@ def test_card_axes_name_the_cards():
 @pytest.mark.parametrize("name", ["habits", "h2h", "game_bids"])
 def test_charts_render_offline_as_png_and_svg(name):
     chart = every_chart()[name]
-    png = charts.to_png(chart)
+    png = shared.to_png(chart)
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 1000
-    svg = charts.to_svg(chart).decode("utf-8")
+    svg = shared.to_svg(chart).decode("utf-8")
     assert svg.lstrip().startswith("<svg") and chart.to_dict()["title"]["text"] in svg
 
 

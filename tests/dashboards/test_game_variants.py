@@ -100,7 +100,7 @@ def _caption(at) -> str:
 def test_bids_of_two_cards_show_their_cards_and_strength(simulated, monkeypatch, stem,
                                                          discard):
     db, games = simulated
-    at = start(db, monkeypatch, "pages_game.py")
+    at = start(db, monkeypatch, "gops/game.py")
     ties = 0
     for game in games[stem]:
         table = _open(at, game["id"])
@@ -178,7 +178,7 @@ def _row_rounds(game: dict, discard: bool) -> list[dict]:
 def test_open_prizes_show_the_row_the_prize_taken_and_the_prize_set_aside(
         simulated, monkeypatch, stem, discard):
     db, games = simulated
-    at = start(db, monkeypatch, "pages_game.py")
+    at = start(db, monkeypatch, "gops/game.py")
     ties = 0
     for game in games[stem]:
         table = _open(at, game["id"])
@@ -202,7 +202,7 @@ def test_open_prizes_show_the_row_the_prize_taken_and_the_prize_set_aside(
 
 def test_a_classic_game_keeps_its_table(simulated, monkeypatch):
     db, games = simulated
-    at = start(db, monkeypatch, "pages_game.py")
+    at = start(db, monkeypatch, "gops/game.py")
     game = games["plain"][0]
     table = _open(at, game["id"])
     names = [game["tags"]["A"], game["tags"]["B"]]

@@ -16,8 +16,8 @@ from gops_records.core.importer import import_paths
 
 APP = Path(__file__).resolve().parents[2] / "dashboards" / "app.py"
 SAMPLES = Path(__file__).resolve().parents[2] / "data" / "samples"
-GIN_PAGES = {"pages_gin_standings.py": "Gin standings", "pages_gin_hands.py": "How hands end",
-             "pages_gin_knocks.py": "Knocks and gin"}
+GIN_PAGES = {"gin/standings.py": "Gin standings", "gin/hands.py": "How hands end",
+             "gin/knocks.py": "Knocks and gin"}
 TIMEOUT = 60
 
 
@@ -75,7 +75,7 @@ def test_every_gin_page_renders_with_charts_and_downloads(gin_db, monkeypatch):
 
 
 def test_standings_page_figures(gin_db, monkeypatch):
-    at = start(gin_db, monkeypatch, "pages_gin_standings.py", gin_evening="all")
+    at = start(gin_db, monkeypatch, "gin/standings.py", gin_evening="all")
     m = metrics(at)
     assert (m["Hands"], m["Games"], m["Matches"], m["Players"]) == ("4", "3", "3", "2")
     assert m["Blitzes (0 of 1 games)"] == "0%"
@@ -88,14 +88,14 @@ def test_standings_page_figures(gin_db, monkeypatch):
 
 
 def test_knocks_and_hands_pages_figures(gin_db, monkeypatch):
-    at = start(gin_db, monkeypatch, "pages_gin_knocks.py")
+    at = start(gin_db, monkeypatch, "gin/knocks.py")
     limit = charts(at)["Undercut rate by knock limit"]
     assert limit.select("knock_limit", "knocks", "undercuts", "rate").rows() == \
         [("7", 2, 2, 1.0)]
     knockers = frame(at, "limit_left")
     assert dict(zip(knockers["player"], knockers["knocks"], strict=True)) == \
         {"Alice": 2, "Bruno": 0}
-    at.switch_page("pages_gin_hands.py").run()
+    at.switch_page("gin/hands.py").run()
     hands = frame(at, "upcard")
     assert set(hands["upcard"]) == {"6♣", "3♥", "7♦"}  # readable cards
     ends = charts(at)["How hands end, by knock limit"]
@@ -105,13 +105,13 @@ def test_knocks_and_hands_pages_figures(gin_db, monkeypatch):
 
 
 def test_filters_from_the_url_and_clearing_them(gin_db, monkeypatch):
-    at = start(gin_db, monkeypatch, "pages_gin_standings.py", gin_event="Cup")
+    at = start(gin_db, monkeypatch, "gin/standings.py", gin_event="Cup")
     assert metrics(at)["Hands"] == "1"
     assert at.multiselect(key="gin_f_events").value == ["Cup"]
     at.multiselect(key="gin_f_players").set_value(["Alice"]).run()
     assert at.query_params.get("gin_player") == ["Alice"] or \
         at.query_params.get("gin_player") == "Alice"
-    at = start(gin_db, monkeypatch, "pages_gin_hands.py", gin_player="Nobody")
+    at = start(gin_db, monkeypatch, "gin/hands.py", gin_player="Nobody")
     assert any("No Gin Rummy hand matches" in i.value for i in at.info)
     at.button(key="gin_clear_hands").click().run()
     assert not at.exception and not at.info
@@ -119,15 +119,15 @@ def test_filters_from_the_url_and_clearing_them(gin_db, monkeypatch):
 
 
 def test_gops_pages_keep_their_sidebar_and_filters(gin_db, monkeypatch):
-    at = start(gin_db, monkeypatch, "pages_gin_knocks.py", event="Some evening")
+    at = start(gin_db, monkeypatch, "gin/knocks.py", event="Some evening")
     assert at.query_params.get("event") in ("Some evening", ["Some evening"])
-    at.switch_page("pages_session.py").run()
+    at.switch_page("gops/session.py").run()
     assert not at.exception
     assert "Filters" in [h.value for h in at.sidebar.header]
 
 
 def test_a_database_without_gin_hands_says_so(empty_db, monkeypatch):
-    at = start(empty_db, monkeypatch, "pages_gin_standings.py")
+    at = start(empty_db, monkeypatch, "gin/standings.py")
     assert any("no Gin Rummy hands yet" in i.value for i in at.info)
 
 
@@ -138,7 +138,7 @@ def test_the_pages_on_the_bundled_samples(tmp_path, monkeypatch):
         at = start(db, monkeypatch, page)
         assert len(at.get("vega_lite_chart")) >= 3
     assert metrics(at) == {}  # the knocks page has no metrics
-    at.switch_page("pages_gin_standings.py").run()
+    at.switch_page("gin/standings.py").run()
     assert metrics(at)["Games"] == "6"  # the latest evening: 2026-01-29's six games
     at.button(key="gin_all_evenings").click().run()
     assert metrics(at)["Games"] == "24"  # 18 from full hands, 6 from the sheets
@@ -163,7 +163,7 @@ def two_evenings_db(tmp_path_factory) -> Path:
 
 
 def test_standings_open_on_the_latest_evening(two_evenings_db, monkeypatch):
-    at = start(two_evenings_db, monkeypatch, "pages_gin_standings.py")
+    at = start(two_evenings_db, monkeypatch, "gin/standings.py")
     picker = at.selectbox(key="gin_evening_pick")
     assert picker.value == "2026-03-12 · Gin night"
     assert len(picker.options) == 3  # two evenings and all of them
@@ -180,12 +180,12 @@ def test_standings_open_on_the_latest_evening(two_evenings_db, monkeypatch):
 
 
 def test_a_link_opens_its_evening_or_all_of_them(two_evenings_db, monkeypatch):
-    at = start(two_evenings_db, monkeypatch, "pages_gin_standings.py",
+    at = start(two_evenings_db, monkeypatch, "gin/standings.py",
                gin_evening="2026-03-05 · Gin night")
     assert metrics(at)["Hands"] == "2"
-    at = start(two_evenings_db, monkeypatch, "pages_gin_standings.py", gin_evening="all")
+    at = start(two_evenings_db, monkeypatch, "gin/standings.py", gin_evening="all")
     assert metrics(at)["Hands"] == "3"
-    at = start(two_evenings_db, monkeypatch, "pages_gin_standings.py",
+    at = start(two_evenings_db, monkeypatch, "gin/standings.py",
                gin_evening="1999-01-01 · nowhere")
     assert metrics(at)["Hands"] == "1"  # not an evening in view: the latest one shows
     assert any("not among the evenings" in w.value for w in at.warning)
@@ -204,7 +204,7 @@ def test_every_date_column_shows_as_a_date_not_a_timestamp(gin_db: Path, monkeyp
         dated += 1
         config = json.loads(df.proto.columns)["date"]["type_config"]
         assert config == {"type": "date", "format": "YYYY-MM-DD"}, config
-    assert dated or page != "pages_gin_standings.py"  # the standings list dated matches
+    assert dated or page != "gin/standings.py"  # the standings list dated matches
 
 
 @pytest.mark.parametrize("page", list(GIN_PAGES))
@@ -214,4 +214,4 @@ def test_the_standings_evening_stays_in_the_url_of_the_standings_alone(
     the URL (as a Gops page drops another page's), the standings keep it."""
     at = start(gin_db, monkeypatch, page, gin_evening="all", gin_player="nobody at all")
     kept = dict(at.query_params)
-    assert ("gin_evening" in kept) == (page == "pages_gin_standings.py"), kept
+    assert ("gin_evening" in kept) == (page == "gin/standings.py"), kept

@@ -22,11 +22,11 @@ from gops_records.games.gops.analytics.games import game_ref
 
 APP = Path(__file__).resolve().parents[2] / "dashboards" / "app.py"
 GIN_CLUB = Path(__file__).resolve().parents[1] / "gin" / "gin_club.gin"
-PAGES = {"pages_session.py": "Session results", "pages_players.py": None,
-         "pages_ties.py": None, "pages_h2h.py": None, "pages_game.py": None,
-         "pages_quality.py": None, "pages_scout.py": None,
-         "pages_gin_standings.py": "Gin standings", "pages_gin_hands.py": "How hands end",
-         "pages_gin_knocks.py": "Knocks and gin"}
+PAGES = {"gops/session.py": "Session results", "gops/players.py": None,
+         "gops/ties.py": None, "gops/h2h.py": None, "gops/game.py": None,
+         "quality.py": None, "gops/scout.py": None,
+         "gin/standings.py": "Gin standings", "gin/hands.py": "How hands end",
+         "gin/knocks.py": "Knocks and gin"}
 FRIDAY, TUESDAY = "2026-03-06 · Friday cup", "2026-03-03 · Tuesday club"
 ODD = "Odd "
 TIMEOUT = 60
@@ -89,7 +89,7 @@ def test_every_page_renders(odd_db, infinite_db, monkeypatch, page: str) -> None
 
 
 def test_the_evenings_are_those_of_the_dated_games(odd_db, monkeypatch) -> None:
-    at = start(odd_db, monkeypatch, "pages_session.py")
+    at = start(odd_db, monkeypatch, "gops/session.py")
     picker = at.selectbox(key="evening_pick")
     assert picker.options[0].startswith(f"{FRIDAY} (latest)") and picker.value == FRIDAY
     assert not [o for o in picker.options if ODD in o or "(BC)" in o]
@@ -100,13 +100,13 @@ def test_the_evenings_are_those_of_the_dated_games(odd_db, monkeypatch) -> None:
 
 
 def test_the_sidebar_dates_span_the_known_dates(odd_db, monkeypatch) -> None:
-    at = start(odd_db, monkeypatch, "pages_session.py")
+    at = start(odd_db, monkeypatch, "gops/session.py")
     (dates,) = at.sidebar.date_input
     assert (dates.proto.min, dates.proto.max) == ("2026-03-03", "2026-03-06")
 
 
 def test_the_game_viewer_lists_odd_games_as_undated(odd_db, monkeypatch) -> None:
-    at = start(odd_db, monkeypatch, "pages_game.py")
+    at = start(odd_db, monkeypatch, "gops/game.py")
     labels = at.selectbox[0].options
     assert len(labels) == 2 * GAMES
     odd = [label for label in labels if ODD in label]
@@ -123,7 +123,7 @@ def test_the_game_viewer_lists_odd_games_as_undated(odd_db, monkeypatch) -> None
 
 
 def test_gin_standings_show_the_dated_matches(odd_db, monkeypatch) -> None:
-    at = start(odd_db, monkeypatch, "pages_gin_standings.py")
+    at = start(odd_db, monkeypatch, "gin/standings.py")
     # all evenings: the page opens on the latest one (issue 22)
     at.selectbox(key="gin_evening_pick").select("all").run()
     m = metrics(at)
@@ -145,7 +145,7 @@ def table(at: AppTest, column: str) -> pl.DataFrame:
 
 
 def test_all_evenings_count_the_undated_games_too(odd_db, monkeypatch) -> None:
-    at = start(odd_db, monkeypatch, "pages_session.py")
+    at = start(odd_db, monkeypatch, "gops/session.py")
     at.selectbox(key="evening_pick").select("all").run()
     assert not at.exception, [e.message for e in at.exception]
     m = metrics(at)

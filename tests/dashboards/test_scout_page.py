@@ -28,7 +28,7 @@ def scout_page(db: Path, monkeypatch: pytest.MonkeyPatch, first: dict | None = N
     at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
     at.query_params.update(first or {})
     at.run()
-    at.switch_page("pages_scout.py").run()
+    at.switch_page("gops/scout.py").run()
     at.query_params.update(params)
     at.run()
     assert not at.exception, [e.message for e in at.exception]

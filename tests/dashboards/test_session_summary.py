@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 import polars as pl
-from gops_records.dashboards.pages_session import best_of_results, leaders, winners_line
+from gops_records.dashboards.gops.session import best_of_results, leaders, winners_line
 
 DAY = dt.date(2026, 3, 6)
 

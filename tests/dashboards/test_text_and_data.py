@@ -1,5 +1,5 @@
-"""Untrusted text escaping, the one cached-read factory of dashboards/data.py, and the
-printable evening page."""
+"""Untrusted text escaping, the one cached-read factory of dashboards/data.py (through the
+Gops reads of dashboards/gops/data.py), and the printable evening page."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import html
 import polars as pl
 import pytest
 from club_fixture import EVIL_LINK, HOSTILE_PLAYER
-from gops_records.dashboards import data, printable
+from gops_records.dashboards import printable
+from gops_records.dashboards.gops import data
 from gops_records.dashboards.text import WORD_JOINER, escape_md
 from markdown_it import MarkdownIt
 
@@ -43,7 +44,7 @@ def test_escape_md_of_nothing_and_of_plain_names():
 
 def test_each_read_has_its_own_cache(club_db):
     """Reads made by the factory share one code path: their caches must still be apart."""
-    view = data.View.of(club_db)
+    view = data.view_of(club_db)
     assert data.events(view) == ["Friday cup", "Tuesday club"]
     assert data.matches(view) == ["Alice-Bruno"]
     assert data.players(view) == ["Alice", "Bruno", "Carla"]
@@ -51,7 +52,7 @@ def test_each_read_has_its_own_cache(club_db):
 
 
 def test_filtered_and_unfiltered_reads(club_db):
-    friday = data.View.of(club_db, Filters(events=("Friday cup",)))
+    friday = data.view_of(club_db, Filters(events=("Friday cup",)))
     assert data.overview(friday)["games"] == 3
     assert data.overview(friday.unfiltered)["games"] == 6
     # a read the filters do not apply to is cached once for every filter
@@ -62,7 +63,7 @@ def test_filtered_and_unfiltered_reads(club_db):
 
 
 def test_explain_empty_escapes_the_filters(club_db):
-    view = data.View.of(club_db, Filters(events=(HOSTILE_PLAYER,)))
+    view = data.view_of(club_db, Filters(events=(HOSTILE_PLAYER,)))
     text = data.explain_empty(view)
     assert text.startswith(data.NO_MATCH)
     assert HOSTILE_PLAYER not in text and escape_md(HOSTILE_PLAYER) in text
@@ -78,8 +79,10 @@ def test_the_printable_page_is_self_contained_and_escaped():
                             "player": ["<b>Bob</b>"], "games": [2], "total_points": [5],
                             "game_wins": [0], "cumulative_rank": [2], "best_of_winner": [None],
                             "cumulative_winner": [None], "match_games": [2]})
-    page = printable.session_page("2026-03-06 · <i>Friday</i>", "x won", standings, matches)
+    page = printable.session_page("2026-03-06 · <i>Friday</i>", "x won", standings, matches,
+                                  game="Gops")
     assert page.startswith("<!DOCTYPE html>") and "<style>" in page
+    assert "<h1>Gops results: 2026-03-06 · &lt;i&gt;Friday&lt;/i&gt;</h1>" in page
     assert "<b>Bob</b>" not in page and "&lt;b&gt;Bob&lt;/b&gt;" in page
     assert "<i>Friday</i>" not in page
     assert f'href="{EVIL_LINK}"' not in page and "<script" not in page

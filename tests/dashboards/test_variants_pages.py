@@ -53,7 +53,7 @@ def _lib(db: Path, fn, *args):
 
 
 def test_the_variant_filter_is_in_the_sidebar_and_the_url(variant_db, monkeypatch):
-    at = start(variant_db, monkeypatch, "pages_ties.py", variant="open-prizes-3")
+    at = start(variant_db, monkeypatch, "gops/ties.py", variant="open-prizes-3")
     box = at.sidebar.selectbox(key="f_variant")
     assert box.value == "open-prizes-3"
     assert box.options == ["any", "classic", "bids of 2 cards", "open prizes (row of 3)"]
@@ -78,7 +78,7 @@ def test_an_unreadable_variant_in_a_link_is_named_and_ignored(variant_db, monkey
 
 
 def test_ties_and_pools_page_on_every_variant(variant_db, monkeypatch):
-    at = start(variant_db, monkeypatch, "pages_ties.py")
+    at = start(variant_db, monkeypatch, "gops/ties.py")
     assert any(f"{SIM_GAMES} bids of 2 cards" in c.value and f"{SIM_GAMES} open prizes" in c.value
                for c in at.caption)
     final = _lib(variant_db, a.final_ties, a.Filters())
@@ -104,7 +104,7 @@ def test_ties_and_pools_page_on_every_variant(variant_db, monkeypatch):
 
 
 def test_the_pool_figures_say_so_when_only_open_prizes_are_in_view(variant_db, monkeypatch):
-    at = start(variant_db, monkeypatch, "pages_ties.py", variant="open-prizes-3")
+    at = start(variant_db, monkeypatch, "gops/ties.py", variant="open-prizes-3")
     assert not at.exception
     infos = " ".join(i.value for i in at.info)
     assert "No game of one prize a round in view, so no pool to show." in infos
@@ -115,7 +115,7 @@ def test_the_pool_figures_say_so_when_only_open_prizes_are_in_view(variant_db, m
 
 def _player_page(db: Path, monkeypatch: pytest.MonkeyPatch, player: str, **params: str):
     """The Players page on ``player`` (the page's own URL parameter is read on the page)."""
-    at = start(db, monkeypatch, "pages_players.py", **params)
+    at = start(db, monkeypatch, "gops/players.py", **params)
     at.query_params["profile"] = player
     at.run()
     assert not at.exception, [e.message for e in at.exception]

@@ -345,9 +345,9 @@ def test_the_unchanged_records_of_every_notation_are_all_valid_and_stored(
 # -- the pages, on a handful of such databases ------------------------------------------------
 
 APP = Path(__file__).resolve().parents[2] / "dashboards" / "app.py"
-GOPS_PAGES = ("pages_session.py", "pages_players.py", "pages_ties.py", "pages_h2h.py",
-              "pages_game.py", "pages_quality.py")
-GIN_PAGES = ("pages_gin_standings.py", "pages_gin_hands.py", "pages_gin_knocks.py")
+GOPS_PAGES = ("gops/session.py", "gops/players.py", "gops/ties.py", "gops/h2h.py",
+              "gops/game.py", "quality.py")
+GIN_PAGES = ("gin/standings.py", "gin/hands.py", "gin/knocks.py")
 #: Tag values at the edges of what validates, for the pages: the first and last years, a
 #: partly unknown date, names a page must escape or render.
 PAGE_CHANGES = [

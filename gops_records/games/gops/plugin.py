@@ -18,6 +18,7 @@ GAME = Game(
     ),
     parts={
         # one line per part, "name": f"{_P}.module:ATTRIBUTE"
+        "pages": "gops_records.dashboards.gops.pages:PAGES",  # the dashboard's
         "simulator": f"{_P}.simulator:SIMULATOR",  # gops simulate
         "exports": f"{_P}.exports:FORMATS",  # gops export --format gops|csv|parquet
         "games": f"{_P}.games:LISTING",  # gops games
