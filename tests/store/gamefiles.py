@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from gops_records.core.store.db import reading
-from gops_records.core.store.schema import TABLES
+from gops_records.core.store.schema import tables
 
 RANKS = {1: "A", 11: "J", 12: "Q", 13: "K"}
 CLUB_PRIZES = [8, 5, 13, 2, 12, 3, 10, 7, 1, 11, 4, 9, 6]
@@ -55,7 +55,7 @@ def write_club_games(path: Path, count: int, *, event: str = "Night") -> Path:
 def counts(db: Path) -> dict[str, int]:
     """Rows per table."""
     with reading(db) as con:
-        return {t: con.execute(f"SELECT count(*) FROM {t}").fetchall()[0][0] for t in TABLES}
+        return {t: con.execute(f"SELECT count(*) FROM {t}").fetchall()[0][0] for t in tables()}
 
 
 #: Columns that time the work (``imports`` has its own), left out of a :func:`snapshot`.
@@ -70,7 +70,7 @@ def snapshot(db: Path) -> dict[str, list[str]]:
         return sorted(map(repr, con.execute(f"SELECT {columns} FROM {t}").fetchall()))
 
     with reading(db) as con:
-        return {t: rows(t) for t in TABLES}
+        return {t: rows(t) for t in tables()}
 
 
 def run_python(code: str, **kwargs) -> subprocess.Popen:

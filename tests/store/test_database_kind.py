@@ -30,7 +30,7 @@ from gops_records.core.store.db import (
     schema_version,
     upgrade,
 )
-from gops_records.core.store.schema import MARK_APPLICATION, MARK_TABLE, MARK_VERSION, MIGRATIONS
+from gops_records.core.store.schema import MARK_APPLICATION, MARK_TABLE, MARK_VERSION, versions
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "data" / "samples" / "2026-01-13-gops-society.gops"
@@ -224,8 +224,8 @@ def test_a_new_database_carries_the_mark(tmp_path: Path) -> None:
 def _older_gops_database(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A database as a gops from before the mark made it: every migration before it."""
     with monkeypatch.context() as patch:
-        patch.setattr(db_module, "MIGRATIONS",
-                      tuple(m for m in MIGRATIONS if m.version < MARK_VERSION))
+        older = tuple(v for v in versions() if v.version < MARK_VERSION)
+        patch.setattr(db_module, "versions", lambda: older)
         con = duckdb.connect(str(path))
         db_module.migrate(con)
         con.close()
@@ -248,9 +248,9 @@ def test_a_gops_database_from_before_the_mark_gets_it_when_upgraded(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "old.duckdb"
     _older_gops_database(path, monkeypatch)
-    assert upgrade(path) == (MARK_VERSION - 1, MIGRATIONS[-1].version)
+    assert upgrade(path) == (MARK_VERSION - 1, versions()[-1].version)
     with reading(path) as con:
-        assert schema_version(con) == MIGRATIONS[-1].version
+        assert schema_version(con) == versions()[-1].version
         assert con.execute(f"SELECT * FROM {MARK_TABLE}").fetchall() == [(MARK_APPLICATION,)]
 
 

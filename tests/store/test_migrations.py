@@ -17,14 +17,14 @@ from gops_records.cli import app
 from gops_records.core.importer import import_paths
 from gops_records.core.store import db as db_module
 from gops_records.core.store.db import (
-    LATEST_VERSION,
     DatabaseOutdated,
     DatabaseUnusable,
     connect,
+    latest_version,
     reading,
     schema_version,
 )
-from gops_records.core.store.schema import MIGRATIONS
+from gops_records.core.store.schema import versions
 
 SAMPLES = Path(__file__).resolve().parents[2] / "data" / "samples"
 HEX = "format('{:016x}', game_id) AS game_id"
@@ -65,11 +65,13 @@ def current(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _version_1_copy(current: Path, path: Path) -> None:
     con = duckdb.connect(str(path))
-    con.execute(MIGRATIONS[0].sql)
+    first = versions()[0]  # its parts: the store's shared tables, then Gops's
+    for _owner, part in first.parts:
+        con.execute(part.sql)
     con.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, "
                 "name VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL)")
     con.execute("INSERT INTO schema_migrations VALUES (1, ?, now()::TIMESTAMP)",
-                [MIGRATIONS[0].name])
+                [first.name])
     con.execute(f"ATTACH '{current}' AS new (READ_ONLY)")
     for table, select in V1_ROWS.items():
         con.execute(f"INSERT INTO {table} {select}")
@@ -86,7 +88,7 @@ def test_a_version_1_database_migrates_to_the_same_rows(current: Path, tmp_path:
     raw.close()
     connect(old).close()  # a read-write open migrates
     with reading(old) as con:
-        assert schema_version(con) == LATEST_VERSION
+        assert schema_version(con) == latest_version()
     assert _rows(old) == _rows(current)
 
 
@@ -100,7 +102,7 @@ def test_reading_a_version_1_database_reads_an_upgraded_copy_and_leaves_the_file
     _version_1_copy(current, old)
     before = _file_state(old)
     with reading(old) as con:  # what the dashboard and gops export do
-        assert schema_version(con) == LATEST_VERSION
+        assert schema_version(con) == latest_version()
         assert con.execute("SELECT count(*) FROM games WHERE ties > 0").fetchall()[0][0] > 50
     assert _rows(old) == _rows(current)
     assert _file_state(old) == before  # not one byte written, no .wal left
@@ -143,10 +145,10 @@ def test_gops_upgrade_migrates_in_place_and_says_so(current: Path, tmp_path: Pat
     runner = CliRunner()
     first = runner.invoke(app, ["upgrade", "--db", str(old)], env={"COLUMNS": "250"})
     assert first.exit_code == 0, first.output
-    assert f"upgraded from schema version 1 to {LATEST_VERSION}" in first.output
+    assert f"upgraded from schema version 1 to {latest_version()}" in first.output
     raw = duckdb.connect(str(old), read_only=True)
     assert raw.execute("SELECT max(version) FROM schema_migrations").fetchall() == [
-        (LATEST_VERSION,)]
+        (latest_version(),)]
     raw.close()
     assert _rows(old) == _rows(current)
     again = runner.invoke(app, ["upgrade", "--db", str(old)], env={"COLUMNS": "250"})

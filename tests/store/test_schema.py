@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from gops_records.core.store.db import LATEST_VERSION, connect, migrate, reading, schema_version
-from gops_records.core.store.schema import MIGRATIONS, TABLES
+from gops_records.core.store.db import connect, latest_version, migrate, reading, schema_version
+from gops_records.core.store.schema import tables, versions
 
 INT = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT")
 ID = ("UBIGINT",)
@@ -77,8 +77,8 @@ def test_every_promised_column_exists_with_a_sensible_type(db: Path, table: str)
 
 
 def test_tables_are_the_documented_ones(db: Path) -> None:
-    assert set(_columns(db)) == {*TABLES, "schema_migrations", "gops_database"}
-    assert set(TABLES) == {*CONTRACT, "source_files", "round_rows", "source_file_reads",
+    assert set(_columns(db)) == {*tables(), "schema_migrations", "gops_database"}
+    assert set(tables()) == {*CONTRACT, "source_files", "round_rows", "source_file_reads",
                            "source_file_games", "source_file_rejects",
                            "reject_resolutions", "variant_round_rows", "gin_hands", "gin_turns",
                            "gin_melds", "gin_games", "gin_player_hands", "player_bid_groups",
@@ -89,8 +89,8 @@ def test_schema_migrations_records_every_version(db: Path) -> None:
     with reading(db) as con:
         rows = con.execute("SELECT version, name, applied_at FROM schema_migrations "
                            "ORDER BY version").fetchall()
-    assert [(v, n) for v, n, _ in rows] == [(m.version, m.name) for m in MIGRATIONS]
-    assert [m.version for m in MIGRATIONS] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]
+    assert [(v, n) for v, n, _ in rows] == [(v.version, v.name) for v in versions()]
+    assert [v.version for v in versions()] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]
     assert all(r[2] is not None for r in rows)
 
 
@@ -107,7 +107,7 @@ def test_migrating_twice_is_a_no_op(db: Path) -> None:
         before = con.execute("SELECT * FROM schema_migrations").fetchall()
     con = connect(db)  # a second read-write open migrates again
     try:
-        assert schema_version(con) == LATEST_VERSION == 14
+        assert schema_version(con) == latest_version() == 14
         assert migrate(con) == 14
         assert con.execute("SELECT * FROM schema_migrations").fetchall() == before
     finally:

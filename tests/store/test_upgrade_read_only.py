@@ -20,8 +20,8 @@ from typer.testing import CliRunner
 
 from gops_records.cli import app
 from gops_records.core.store import db as db_module
-from gops_records.core.store.db import LATEST_VERSION, DatabaseUnusable, connect, upgrade
-from gops_records.core.store.schema import MIGRATIONS
+from gops_records.core.store.db import DatabaseUnusable, connect, latest_version, upgrade
+from gops_records.core.store.schema import versions
 
 ENV = {"COLUMNS": "250", "GOPS_DB": ""}
 
@@ -50,8 +50,8 @@ def read_only_view(tmp_path: Path) -> Iterator[tuple[Path, Path]]:
 def _older_database(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A gops database one version behind this gops."""
     with monkeypatch.context() as patch:
-        patch.setattr(db_module, "MIGRATIONS",
-                      tuple(m for m in MIGRATIONS if m.version < LATEST_VERSION))
+        older = tuple(v for v in versions() if v.version < latest_version())
+        patch.setattr(db_module, "versions", lambda: older)
         con = duckdb.connect(str(path))
         db_module.migrate(con)
         con.close()
@@ -85,7 +85,7 @@ def test_a_file_up_to_date_on_a_read_only_file_system_is_up_to_date(
     before = _state(folder)
     result = CliRunner().invoke(app, ["upgrade", "--db", str(view / "new.duckdb")], env=ENV)
     assert result.exit_code == 0, result.output
-    assert f"schema version {LATEST_VERSION}, up to date" in result.stdout
+    assert f"schema version {latest_version()}, up to date" in result.stdout
     assert _state(folder) == before
 
 

@@ -22,12 +22,17 @@ import duckdb
 
 from gops_records.core.errors import GopsError
 from gops_records.core.sources import _kind as file_kind
-from gops_records.core.store.schema import MARK_APPLICATION, MARK_TABLE, MARK_VERSION, MIGRATIONS
+from gops_records.core.store.migrations import Version
+from gops_records.core.store.schema import MARK_APPLICATION, MARK_TABLE, MARK_VERSION, versions
 
 DEFAULT_DB = Path("data") / "gops.duckdb"
-#: The schema version this program writes and reads.
-LATEST_VERSION = MIGRATIONS[-1].version
 ENV_VAR = "GOPS_DB"
+
+
+def latest_version() -> int:
+    """The schema version this program writes and reads: the last of every owner's steps
+    (the installed games' and features', checked when first asked for)."""
+    return versions()[-1].version
 
 
 class DatabaseLocked(GopsError):
@@ -122,29 +127,30 @@ def connect(path: str | Path | None = None, *, read_only: bool = False,
             db.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise DatabaseUnusable(f"cannot create the folder for {db}: {exc}") from exc
+    latest = latest_version()  # SchemaBroken before the file is opened
     con = _open(db, read_only, timeout, writer=writer)
     try:
         version = _gops_version(con, db)
     except BaseException:
         con.close()
         raise
-    if version > LATEST_VERSION:
+    if version > latest:
         con.close()
         raise DatabaseUnusable(f"{db} holds schema version {version}, written by a newer gops; "
-                               f"this one reads up to version {LATEST_VERSION}: upgrade gops")
-    if read_only and version < LATEST_VERSION:
+                               f"this one reads up to version {latest}: upgrade gops")
+    if read_only and version < latest:
         con.close()
         return _upgraded_copy(db, version, timeout)
-    if not read_only and not upgrade and version < LATEST_VERSION:
+    if not read_only and not upgrade and version < latest:
         con.close()
         raise DatabaseOutdated(f"{db} holds schema version {version}, from an older gops; "
-                               f"this open may not upgrade it to {LATEST_VERSION}")
+                               f"this open may not upgrade it to {latest}")
     if not read_only:
         try:
             migrate(con)
         except duckdb.Error as exc:
             con.close()
-            raise DatabaseUnusable(f"cannot upgrade {db} to schema version {LATEST_VERSION}: "
+            raise DatabaseUnusable(f"cannot upgrade {db} to schema version {latest}: "
                                    f"{exc}") from exc
     return con
 
@@ -153,6 +159,7 @@ def upgrade(path: str | Path | None = None, timeout: float = 10.0) -> tuple[int,
     """Migrate the file in place; returns its schema version before and after. A file up
     to date is only read (it may then be on a read-only file system)."""
     db = resolve_db(path)
+    latest = latest_version()
     if not db.exists():
         raise DatabaseMissing(f"no database at {db}: nothing to upgrade")
     con = _open(db, True, timeout)
@@ -160,16 +167,17 @@ def upgrade(path: str | Path | None = None, timeout: float = 10.0) -> tuple[int,
         before = _gops_version(con, db)
     finally:
         con.close()
-    if before == LATEST_VERSION:
+    if before == latest:
         return before, before
     connect(db, timeout=timeout, writer="upgrade").close()  # applies what is pending
-    return before, LATEST_VERSION
+    return before, latest
 
 
 def _gops_version(con: duckdb.DuckDBPyConnection, db: Path) -> int:
     """The schema version of what ``con`` opened, once it is known to be a gops database:
     one with gops's mark (:data:`MARK_TABLE`), one an older gops made before the mark (its
-    ``schema_migrations`` of integer versions older than the mark, and its ``games``), or an
+    ``schema_migrations`` of integer versions older than the mark, and the shared tables
+    every gops database has had since version 1: ``imports``, ``rejects``), or an
     empty DuckDB file (no table: version 0, adopted). Any other DuckDB file belongs to
     another application: DatabaseUnusable, before anything reads or writes its tables."""
     tables = con.execute("SELECT table_schema, table_name FROM information_schema.tables "
@@ -179,7 +187,7 @@ def _gops_version(con: duckdb.DuckDBPyConnection, db: Path) -> int:
     main = {name for schema, name in tables if schema == "main"}
     if MARK_TABLE in main and _has_mark(con):
         return schema_version(con)
-    if {"schema_migrations", "games"} <= main and _integer_versions(con) \
+    if {"schema_migrations", "imports", "rejects"} <= main and _integer_versions(con) \
             and schema_version(con) < MARK_VERSION:
         return schema_version(con)
     names = [name if schema == "main" else f"{schema}.{name}" for schema, name in tables]
@@ -222,7 +230,7 @@ def _upgraded_copy(db: Path, version: int, timeout: float) -> duckdb.DuckDBPyCon
     if size > MEMORY_UPGRADE_BYTES:
         raise DatabaseOutdated(
             f"{db} holds schema version {version}, from an older gops; this one reads version "
-            f"{LATEST_VERSION}. Upgrade the file once with: gops upgrade --db {db} (any gops "
+            f"{latest_version()}. Upgrade the file once with: gops upgrade --db {db} (any gops "
             "import upgrades it too); read-only commands never change it")
     con = _open(db, True, timeout, opener=lambda: _memory_copy(db))
     try:
@@ -230,7 +238,7 @@ def _upgraded_copy(db: Path, version: int, timeout: float) -> duckdb.DuckDBPyCon
     except duckdb.Error as exc:
         con.close()
         raise DatabaseUnusable(f"cannot read {db} (schema version {version}) as version "
-                               f"{LATEST_VERSION}: {exc}") from exc
+                               f"{latest_version()}: {exc}") from exc
     return con
 
 
@@ -475,27 +483,34 @@ def schema_version(con: duckdb.DuckDBPyConnection) -> int:
 
 
 def migrate(con: duckdb.DuckDBPyConnection, fill: bool = True) -> int:
-    """Apply every migration newer than the database's version; returns the new version.
+    """Apply every version newer than the database's, each owner's part in turn (the order of
+    :mod:`gops_records.core.store.migrations`), in one transaction; returns the new version.
 
-    ``fill=False`` leaves the tables a migration fills from the rows stored (derived ones,
-    such as ``player_bid_groups``) empty: an in-memory copy read once is not worth the
-    work, and what reads them falls back to computing from the rows."""
+    ``fill=False`` leaves the tables a part fills from the rows stored (the derived ones
+    its feature registers) empty: an in-memory copy read once is not worth the work, and
+    what reads them falls back to computing from the rows."""
     current = schema_version(con)
-    pending = [m for m in MIGRATIONS if m.version > current]
+    pending = [v for v in versions() if v.version > current]
     if not pending:
         return current
     con.execute("BEGIN TRANSACTION")
     try:
         con.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY,"
                     " name VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL)")
-        for m in pending:
-            con.execute(m.sql)
-            if fill and m.fill is not None:
-                m.fill(con)
-            con.execute("INSERT INTO schema_migrations VALUES (?, ?, now()::TIMESTAMP)",
-                        [m.version, m.name])
+        for version in pending:
+            _apply(con, version, fill)
         con.execute("COMMIT")
     except Exception:
         con.execute("ROLLBACK")
         raise
     return pending[-1].version
+
+
+def _apply(con: duckdb.DuckDBPyConnection, version: Version, fill: bool) -> None:
+    """Run one version's parts, then record it in ``schema_migrations`` under its name."""
+    for _owner, part in version.parts:
+        con.execute(part.sql)
+        if fill and part.fill is not None:
+            part.fill(con)
+    con.execute("INSERT INTO schema_migrations VALUES (?, ?, now()::TIMESTAMP)",
+                [version.version, version.name])

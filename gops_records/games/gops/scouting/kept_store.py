@@ -16,8 +16,9 @@ version of gops computed it with the same parameters (against anyone, seed and
 simulations). Anything else is computed as before. Reports are kept for players with at
 least :data:`KEEP_FROM_GAMES` classic games, with the default parameters only.
 
-The scouting feature owns this table's rows: the store creates the table
-(store/schema.py) and knows nothing of scouting.
+The scouting feature owns this table: it declares it (:data:`MIGRATIONS`, version 10 of
+the schema) to the store as the Gops registry part ``"schema.scout_reports"``
+(gops_records/core/store/migrations.py); the store knows nothing of scouting.
 """
 
 from __future__ import annotations
@@ -29,11 +30,30 @@ from pathlib import Path
 
 import duckdb
 
+from gops_records.core.store.migrations import Migration
 from gops_records.games.gops.scouting.defaults import DEFAULT_GAMES
 from gops_records.games.gops.scouting.kept import VERSION, from_record, to_record
 from gops_records.games.gops.scouting.results import ScoutReport
 
 TABLE = "scout_reports"
+#: Version 10 of the schema: each player's report, kept when first asked for, until the
+#: player's games change (the rule above). Migrating computes none.
+_V10_SCOUT_REPORTS = """
+CREATE TABLE scout_reports (
+    player       VARCHAR NOT NULL,   -- one row a player: the report against anyone
+    import_id    INTEGER NOT NULL,   -- the latest import of the player's games it studied
+    version      VARCHAR NOT NULL,   -- the gops that computed it, and the record's layout
+    seed         INTEGER NOT NULL,   -- the seed of the folds and the simulated games
+    simulations  INTEGER NOT NULL,   -- games simulated for each reply
+    games        INTEGER NOT NULL,   -- games studied
+    seconds      DOUBLE NOT NULL,    -- how long it took to compute
+    report       JSON NOT NULL       -- the report (gops_records/games/gops/scouting/kept.py)
+);
+"""
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(10, "scout_reports: each player's scouting report, computed at import",
+              _V10_SCOUT_REPORTS, tables=(TABLE,)),
+)
 #: The parameters a kept report is computed with (those of ``scout``'s defaults).
 KEPT_SEED, KEPT_FOLDS = 0, 5
 #: Reports are kept for players with at least this many classic games studied. On fewer
