@@ -6,6 +6,7 @@ import polars as pl
 import pytest
 
 import gops_records.games.gops.analytics as a
+from gops_records.core import import_log
 
 NOTHING = a.Filters(events=("No such event",))
 
@@ -86,7 +87,7 @@ def test_empty_database_lists(empty_con):
     assert a.list_matches(empty_con) == []
     assert a.list_players(empty_con) == []
     assert a.date_range(empty_con) == (None, None)
-    assert a.list_imports(empty_con).height == 0
+    assert import_log.list_imports(empty_con).height == 0
     assert a.list_rejects(empty_con).columns[:3] == ["import_id", "source", "source_game"]
     assert a.game_detail(empty_con, "anything") is None
     assert a.overview(empty_con, a.Filters())["imports"] == 0

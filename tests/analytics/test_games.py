@@ -5,13 +5,12 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+from gops_records.core.import_log import list_imports, list_source_files
 from gops_records.games.gops.analytics import (
     Filters,
     game_detail,
     list_games,
-    list_imports,
     list_rejects,
-    list_source_files,
 )
 from gops_records.games.gops.analytics.games import parse_game_ids
 

@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from odd_dates import FIRST_DAY, LAST_DAY, python_date, renamed, set_odd_dates
 
+from gops_records.core import import_log
 from gops_records.core.games_query import GameFilter
 from gops_records.core.importer import import_paths
 from gops_records.games.gin import analytics as gin
@@ -106,7 +107,8 @@ def gops_calls(con, f: a.Filters) -> dict[str, object]:
         "bidding": a.player_bidding(con, f, player),
         "strength": a.strength_by_prize(con, f, player),
         "open_row_bids": a.open_row_bids(con, f, player),
-        "imports": a.list_imports(con), "source_files": a.list_source_files(con),
+        "imports": import_log.list_imports(con),
+        "source_files": import_log.list_source_files(con),
         "rejects": a.list_rejects(con),
     }
 

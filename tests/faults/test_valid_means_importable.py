@@ -29,6 +29,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gops_records.core import import_log
 from gops_records.core.checking import check_source
 from gops_records.core.importer import import_paths
 from gops_records.games.gin import analytics as gin_analytics
@@ -271,7 +272,7 @@ def show_gops(con: duckdb.DuckDBPyConnection) -> None:
         analytics.open_row_bids(con, Filters(), player)
     for game_id in games["game_id"].to_list() if "game_id" in games.columns else []:
         assert analytics.game_detail(con, game_id) is not None
-    analytics.list_imports(con), analytics.list_source_files(con), analytics.list_rejects(con)
+    import_log.list_imports(con), import_log.list_source_files(con), analytics.list_rejects(con)
     found, _ = find_games(con)
     assert all(_is_date(g.date) for g in found)
 

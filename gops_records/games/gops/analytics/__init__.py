@@ -26,9 +26,7 @@ from gops_records.games.gops.analytics.games import (
     GameDetail,
     game_detail,
     list_games,
-    list_imports,
     list_rejects,
-    list_source_files,
 )
 from gops_records.games.gops.analytics.pools import (
     carried_per_game,
@@ -81,7 +79,7 @@ __all__ = [
     "match_results", "overview", "standings",
     "final_ties", "tie_streaks", "tie_streaks_of", "tie_summary", "tie_summary_of",
     "ties_by_pair", "ties_by_round", "ties_by_round_of",
-    "game_detail", "list_games", "list_imports", "list_rejects", "list_source_files",
+    "game_detail", "list_games", "list_rejects",
     "wilson", "with_wilson",
     "games_by_variant", "list_variants", "open_row_bids", "row_choices", "strength_by_prize",
 ]

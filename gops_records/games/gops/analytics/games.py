@@ -208,27 +208,6 @@ def _round_table(rounds: pl.DataFrame, bids: pl.DataFrame, seats: pl.DataFrame,
     ).select(*ROUND_COLUMNS, *columns.values(), *AFTER_BIDS)
 
 
-def list_imports(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
-    """Every import, newest first. Columns: import_id, started_at, finished_at, files,
-    sources (comma-separated), games_seen, games_new, games_duplicate, games_rejected,
-    rejects_new, rejects_duplicate, seconds."""
-    return run(con, """SELECT import_id, started_at, finished_at, len(sources) AS files,
-                              array_to_string(sources, ', ') AS sources, games_seen, games_new,
-                              games_duplicate, games_rejected, rejects_new, rejects_duplicate,
-                              seconds
-                       FROM imports ORDER BY import_id DESC""")
-
-
-def list_source_files(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
-    """Every file read, under its latest name, newest import first. Columns: source,
-    import_id (the last import that read it or found it unchanged), bytes, games (valid
-    records in it), distinct_games, rejected, sha256."""
-    return run(con, """SELECT source, import_id, bytes, games_valid AS games,
-                              len(game_ids) AS distinct_games, games_rejected AS rejected,
-                              sha256
-                       FROM source_files ORDER BY import_id DESC, source""")
-
-
 def list_rejects(con: duckdb.DuckDBPyConnection, limit: int = 200) -> pl.DataFrame:
     """Quarantined records, newest import first, in file order.
 
