@@ -17,6 +17,7 @@ from gops_records.core.clubs import (
     Seeding,
     UnknownBotError,
     plan_slots,
+    shuffled_rounds,
     tag_date,
     write_evenings,
 )
@@ -95,3 +96,16 @@ def test_evenings_are_written_in_order_whatever_the_workers(workers):
     expected = [play(j).text for j in jobs if j[0]]
     assert evenings == 3 and [c.text for c in seen] == expected
     assert out.getvalue() == "\n".join(expected)
+
+
+def test_shuffled_rounds_give_every_item_once_a_round_in_fresh_orders():
+    rng, again = random.Random(5), random.Random(5)
+    rounds = shuffled_rounds(rng, Kind)
+    drawn = [next(rounds) for _ in range(10)]
+    assert all(sorted(drawn[i:i + 2]) == sorted(Kind) for i in range(0, 10, 2))
+    expected = []
+    for _ in range(5):  # each round shuffles the items' own order, not the last round's
+        order = list(Kind)
+        again.shuffle(order)
+        expected += order
+    assert drawn == expected

@@ -39,6 +39,7 @@ class Member(Protocol):
     def name(self) -> str: ...
 
 
+T = TypeVar("T")
 M = TypeVar("M", bound=Member)
 S = TypeVar("S", bound=StrEnum)
 E = TypeVar("E")  # a game's evening
@@ -53,7 +54,7 @@ class Roster(Generic[M, S]):
         self.members: tuple[M, ...] = tuple(members)
         self._style = style
         self._styles = styles
-        self._unknown = unknown  # how an error names a bot: "bot", "Gin Rummy bot"
+        self._unknown = unknown  # how an error names a bot of this game, e.g. "bot"
         self._by_name = {m.name: m for m in self.members}
         self._index = {m.name: i for i, m in enumerate(self.members)}
 
@@ -138,6 +139,16 @@ def plan_slots(total: int, broken: int, least: int, clubs: Sequence[Club],
         index += 1
 
 
+def shuffled_rounds(rng: random.Random, items: Iterable[T]) -> Iterator[T]:
+    """``items`` over and over, each round in a fresh order drawn from ``rng`` (how the
+    broken records of a run cycle through every kind of defect)."""
+    base = tuple(items)
+    while True:
+        order = list(base)  # each round shuffles the items' own order afresh
+        rng.shuffle(order)
+        yield from order
+
+
 # -- seeds -----------------------------------------------------------------------------
 
 
@@ -146,8 +157,9 @@ class Seeding:
     """How a run's seed becomes random streams: one for the plan of evenings and one for
     each evening (``"<stream>/<seed>/<index>"``), so evenings play in any order.
 
-    ``plan_by_name`` false seeds the plan with the bare seed (as the first Gops simulator
-    did; kept so that its files stay the same)."""
+    ``plan_by_name`` false seeds the plan with the bare seed: a simulator whose files
+    predate this frame keeps its plan stream that way, so the same seed gives the same
+    file."""
 
     stream: str
     plan_by_name: bool = True

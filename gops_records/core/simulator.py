@@ -99,7 +99,7 @@ class Simulator(Protocol):
 
     #: The game's own options, in help order.
     options: tuple[SimOption, ...]
-    #: How ``--game``'s help names the choice: "gops", "gin (Gin Rummy, ...)".
+    #: How ``--game``'s help names the choice: the game's name, perhaps with what it writes.
     choice: str
     #: Paragraphs of the command's help about this game.
     about: str

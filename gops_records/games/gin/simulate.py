@@ -43,6 +43,7 @@ from gops_records.core.clubs import (
     Roster,
     Seeding,
     plan_slots,
+    shuffled_rounds,
     tag_date,
     write_evenings,
 )
@@ -451,10 +452,7 @@ def broken_hand(defect: GinDefect, players: Sequence[GinPlayer], rng: random.Ran
 
 
 def _defect_cycle(rng: random.Random) -> Iterator[GinDefect]:
-    while True:
-        order = list(GinDefect)
-        rng.shuffle(order)
-        yield from order
+    return shuffled_rounds(rng, GinDefect)
 
 
 def broken_hands(count: int, seed: int, profile: GinProfile = DEFAULT_PROFILE,

@@ -33,6 +33,7 @@ from gops_records.core.clubs import (
     Roster,
     Seeding,
     plan_slots,
+    shuffled_rounds,
     tag_date,
     write_evenings,
 )
@@ -469,10 +470,7 @@ def broken_records(count: int, seed: int, profile: RuleProfile | None = None,
 
 
 def _defect_cycle(rng: random.Random, profile: RuleProfile | None = None) -> Iterator[Defect]:
-    while True:
-        order = [d for d in Defect if profile is None or d.fits(profile)]
-        rng.shuffle(order)
-        yield from order
+    return shuffled_rounds(rng, (d for d in Defect if profile is None or d.fits(profile)))
 
 
 # -- whole evenings --------------------------------------------------------------------
