@@ -20,8 +20,9 @@ import polars as pl
 import pytest
 
 from gops_records.core.importer import import_paths
+from gops_records.core.store.db import run
 from gops_records.games.gops.analytics import ALL_GAMES, Filters, bidding, list_events, list_players
-from gops_records.games.gops.analytics.filters import games_cte, run
+from gops_records.games.gops.analytics.filters import games_cte
 from gops_records.games.gops.hand_facts import cluster_frame, group_frame
 from gops_records.games.gops.rules import RuleProfile
 from gops_records.games.gops.simulate import write_simulation

@@ -20,9 +20,9 @@ import pytest
 
 import gops_records.games.gops.analytics as a
 from gops_records.core.importer import import_paths
-from gops_records.core.store.db import scalar
+from gops_records.core.store.db import run, scalar
 from gops_records.games.gops.analytics import ties
-from gops_records.games.gops.analytics.filters import games_cte, run
+from gops_records.games.gops.analytics.filters import games_cte
 from gops_records.games.gops.notation import write_games
 from gops_records.games.gops.rules import RuleProfile, TieRule
 from gops_records.games.gops.simulate import simulate

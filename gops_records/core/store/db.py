@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import duckdb
+import polars as pl
 
 from gops_records.core.errors import GopsError
 from gops_records.core.sources import _kind as file_kind
@@ -472,6 +473,11 @@ def scalar(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None)
     """The single value a query returns (fetched completely, as DuckDB 2 requires)."""
     rows = con.execute(sql, params or []).fetchall()
     return rows[0][0] if rows else None
+
+
+def run(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None) -> pl.DataFrame:
+    """A query's whole result as a polars frame (typed columns even when it is empty)."""
+    return con.sql(sql, params=params or []).pl()
 
 
 def schema_version(con: duckdb.DuckDBPyConnection) -> int:

@@ -35,8 +35,8 @@ import polars as pl
 from gops_records.core.dates import known_date, known_rows
 from gops_records.core.games_query import GameFilter
 from gops_records.core.stats import wilson, with_wilson
+from gops_records.core.store.db import run
 from gops_records.games.gin.games import gin_where
-from gops_records.games.gops.analytics.filters import run
 
 Con = duckdb.DuckDBPyConnection
 

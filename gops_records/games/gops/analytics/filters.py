@@ -18,7 +18,6 @@ from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 
 import duckdb
-import polars as pl
 
 from gops_records.core.dates import date_bounds, known_rows
 from gops_records.games.gops.cards import MAX_RANK
@@ -316,10 +315,6 @@ def in_scope(f: Filters, name: str = "fg") -> str:
     """
     return "" if f.is_empty else f"SEMI JOIN {name} USING (game_id)"
 
-
-def run(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None) -> pl.DataFrame:
-    """A query's whole result as a polars frame (typed columns even when it is empty)."""
-    return con.sql(sql, params=params or []).pl()
 
 #: The empty filter: every game.
 ALL_GAMES = Filters()

@@ -8,8 +8,9 @@ import duckdb
 import polars as pl
 
 from gops_records.core.dates import known_rows
-from gops_records.core.game_refs import REF_DIGITS, game_ref, parse_game_ids
-from gops_records.games.gops.analytics.filters import CLASSIC, Filters, Variant, games_cte, run
+from gops_records.core.game_refs import REF_DIGITS, parse_game_ids
+from gops_records.core.store.db import run
+from gops_records.games.gops.analytics.filters import CLASSIC, Filters, Variant, games_cte
 from gops_records.games.gops.round_reading import BIDS, columns, read_rounds
 from gops_records.games.gops.rules import RoundResult, RuleProfile
 

@@ -14,8 +14,8 @@ import polars as pl
 
 from gops_records.core.dates import known_date
 from gops_records.core.stats import wilson_exprs
-from gops_records.core.store.db import scalar
-from gops_records.games.gops.analytics.filters import ALL_GAMES, Filters, games_cte, in_scope, run
+from gops_records.core.store.db import run, scalar
+from gops_records.games.gops.analytics.filters import ALL_GAMES, Filters, games_cte, in_scope
 
 
 def list_events(con: duckdb.DuckDBPyConnection) -> list[str]:

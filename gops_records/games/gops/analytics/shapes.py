@@ -14,7 +14,8 @@ from __future__ import annotations
 import duckdb
 import polars as pl
 
-from gops_records.games.gops.analytics.filters import Filters, games_cte, run
+from gops_records.core.store.db import run
+from gops_records.games.gops.analytics.filters import Filters, games_cte
 
 #: The parts of :func:`game_shapes`, each counting every kept game once, and the columns
 #: each is grouped by (the others are NULL in its rows).

@@ -15,7 +15,8 @@ import numpy as np
 import polars as pl
 
 from gops_records.core.stats import cluster_sums, wilson, with_cluster_ci
-from gops_records.games.gops.analytics.filters import Filters, games_cte, run
+from gops_records.core.store.db import run
+from gops_records.games.gops.analytics.filters import Filters, games_cte
 from gops_records.games.gops.analytics.shapes import game_shapes, part
 from gops_records.games.gops.cards import MAX_RANK
 

@@ -21,7 +21,8 @@ import duckdb
 import polars as pl
 
 from gops_records.core.stats import with_cluster_ci
-from gops_records.games.gops.analytics.filters import Filters, Variant, VariantKind, games_cte, run
+from gops_records.core.store.db import run
+from gops_records.games.gops.analytics.filters import Filters, Variant, VariantKind, games_cte
 
 #: Which prize of the row a winner took (a row of two or more prizes), in display order.
 CHOICES = ("highest", "between", "lowest")
