@@ -64,3 +64,14 @@ def test_records_compare_what_they_say_not_where_it_was_written():
     sheet = parse_sheets(SHEET)[0].record
     again = parse_sheets("{x}\n" + write_sheet(sheet))[0].record
     assert again.tags == sheet.tags and again.lines == sheet.lines
+
+
+def test_shared_record_modules_import_no_game_and_the_games_not_each_other():
+    grimp = __import__("pytest").importorskip("grimp")
+    graph = grimp.build_graph("gops_records")  # imports inside functions count too
+    for shared in ("errors", "problems", "records", "text", "values"):
+        upstream = graph.find_upstream_modules(f"gops_records.core.{shared}")
+        assert not [m for m in upstream if m.startswith("gops_records.games")], shared
+    for a, b in (("gin", "gops"), ("gops", "gin")):
+        assert not graph.chain_exists(f"gops_records.games.{a}", f"gops_records.games.{b}",
+                                      as_packages=True), f"games.{a} imports games.{b}"
