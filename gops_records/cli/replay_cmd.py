@@ -28,15 +28,13 @@ KINDS = "|".join(registry.game_names())
 #: What --game N (a number, the old meaning) prints on stderr before it is obeyed.
 DEPRECATED_NUMBER = ("--game N for a game's number in a file is deprecated: use --number N "
                      f"(--game names the game kind: {' or '.join(registry.game_names())})")
-#: Every game's notations, for the help of FILE|GAME.
-_FILES = "; ".join(game.notations for game in registry.games())
 
 
 @app.command("replay")
 def replay(
     what: Annotated[str, typer.Argument(
         metavar="FILE|GAME", show_default=False,
-        help=f"A record file ({_FILES}), or a stored game or Gin Rummy hand: "
+        help="A record file (.gops, .gin, .ginsheet), or a stored game or Gin Rummy hand: "
              "its id or its reference (g...), as gops games lists them.")],
     number: Annotated[int | None, typer.Option(
         "--number", min=1, metavar="N", show_default=False,

@@ -189,6 +189,52 @@ def test_game_kind_completes_in_replay_as_in_games() -> None:
         "gops", "gin"]
 
 
+def test_every_registered_games_parts_load_and_follow_their_protocols() -> None:
+    """Each part a game registers loads (a typo in plugin.py fails here, not at a user's
+    command), and the parts the CLI calls have what their protocols ask for."""
+    from gops_records.core import registry
+    from gops_records.core.export_format import ExportFormat
+
+    for game in registry.games():
+        for name in game.parts:
+            assert game.part(name) is not None, (game.name, name)
+        for fmt in game.part("exports") or ():
+            assert isinstance(fmt, ExportFormat) and callable(registry.load(fmt.writer))
+        listing, replay = game.part("games"), game.part("replay")
+        assert all(callable(getattr(listing, m)) for m in ("find", "stored", "table", "summary"))
+        assert all(callable(getattr(replay, m)) for m in ("replay_file", "find", "close",
+                                                          "replay_stored"))
+        assert isinstance(replay.stored_noun, str)
+    names = [f.name for _, formats in registry.parts("exports") for f in formats]
+    assert len(names) == len(set(names))  # a format name names one game's writer
+
+
+def test_game_accepts_exactly_the_registered_games() -> None:
+    """`--game` of gops games takes the registry's names (the first the default), of gops
+    replay the same names; anything else is a usage error."""
+    from gops_records.core import registry
+
+    names = registry.game_names()
+    param = next(p for p in COMMANDS["games"].params if "--game" in p.opts)
+    assert _choices(param) == names and param.default == names[0]
+    for name in names:
+        assert gops("games", "--game", name, "--db", "/nonexistent/x.duckdb").exit_code == 2
+        assert "no such option" not in gops("replay", "g1234", "--game", name).stderr
+    refused = gops("games", "--game", "chess")
+    assert refused.exit_code == 2 and "'chess' is not one of" in refused.stderr
+    assert gops("replay", "g1234", "--game", "chess").exit_code == 2
+    formats = next(p for p in COMMANDS["export"].params if "--format" in p.opts)
+    assert _choices(formats) == tuple(f.name for _, part in registry.parts("exports")
+                                      for f in part)
+
+
+def _choices(param) -> tuple[str, ...]:
+    """The values an option's Enum offers, as help shows them (``<gops|gin>``)."""
+    values = tuple(member.value for member in param.type_descriptor.annotation)
+    assert param.display_type(None) == f"<{'|'.join(values)}>"
+    return values
+
+
 @pytest.mark.parametrize("args", [[], ["import"], ["validate"]])
 def test_help_names_every_notation(args: list[str]) -> None:
     result = gops(*args, "--help")

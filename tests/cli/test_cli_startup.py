@@ -17,7 +17,11 @@ import pytest
 #: the dashboard), so that neither `gops --help` nor `gops scout` may load them.
 HEAVY = ("gops_records.core.checking", "gops_records.core.importer",
          "gops_records.games.gops.replay.chunks",
-         "gops_records.games.gin.checking", "streamlit")
+         "gops_records.games.gin.checking", "streamlit",
+         # the games' parts a command loads from the registry when it runs, not at start
+         "gops_records.games.gops.replays", "gops_records.games.gin.replays",
+         "gops_records.games.gops.export", "gops_records.games.gin.export",
+         "gops_records.games.gops.games", "gops_records.games.gin.games")
 #: The data stack itself: a command's help needs none of it.
 STACK = ("polars", "duckdb", "numpy", "pyarrow", "gops_records.games.gops.scouting.scout")
 
