@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from gops_records.core.checking import VERDICT_COLUMNS, check_bytes, echo
 from gops_records.core.errors import DecodeError
+from gops_records.core.verdicts import echo
+from gops_records.games.gops.checking import VERDICT_COLUMNS, check_bytes
 from gops_records.games.gops.notation import read_reports, write_game
 from gops_records.games.gops.rules import RuleProfile, TieRule
 from gops_records.games.gops.simulate import BrokenRecord, simulate

@@ -14,10 +14,11 @@ from pathlib import Path
 import pytest
 from store.gamefiles import SMALL, club_game, counts, run_python
 
-from gops_records.core.importer import find_long_line, import_paths
+from gops_records.core.importer import import_paths
 from gops_records.core.sources import SourceError
 from gops_records.core.store.db import reading
 from gops_records.games.gops.replay.chunks import KEPT_BYTES
+from gops_records.games.gops.roundlogs import find_long_line
 
 LATIN1 = '[Event "Frühjahr"]\n[A "José"]\n[B "Müller"]\n[Cards "3"]\n\n' + SMALL.split("\n\n")[1]
 

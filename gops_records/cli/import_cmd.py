@@ -61,13 +61,13 @@ def import_(
         TimeRemainingColumn,
     )
 
-    from gops_records.core.importer import IMPORT_SUFFIXES, import_paths
+    from gops_records.core.importer import import_paths
     from gops_records.core.sources import SourcesUnreadable, find_files
     from gops_records.core.store.db import resolve_db
 
     unreadable: list[GopsError] = []
     try:  # the import names what cannot be read; here it only sizes the progress bar
-        total = sum(_size(p) for p in find_files(paths, IMPORT_SUFFIXES, unreadable=[]))
+        total = sum(_size(p) for p in find_files(paths, unreadable=[]))
         console = Console(stderr=True)
         show = not quiet and console.is_terminal
         with Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),

@@ -39,20 +39,19 @@ def validate(
 
         gops validate club/2026-11-26.gops club/older/ --json
     """
-    from gops_records.core.checking import check_source
-    from gops_records.core.importer import IMPORT_SUFFIXES
+    from gops_records.core.checking import CheckState, check_source
+    from gops_records.core.reading import read_order
+    from gops_records.core.registry import suffixes
     from gops_records.core.sources import find_sources, read_regular_file
-    from gops_records.games.gin.checking import gin_last
-    from gops_records.games.gin.sheet_check import FullHands
 
     out = sys.stdout
     games = invalid = files = 0
     unreadable = False
-    full_hands, notes = FullHands(), []
+    state, notes = CheckState(), []  # e.g. the full hands a later score sheet needs
     problems: list[GopsError] = []  # folders (and entries) that cannot be read
     try:
-        found = gin_last(list(find_sources(paths, IMPORT_SUFFIXES, unreadable=problems)),
-                         key=lambda f: f[1])
+        found = read_order(list(find_sources(paths, suffixes(), unreadable=problems)),
+                           key=lambda f: f[1])
     except GopsError as exc:
         print(f"gops: error: {exc}", file=sys.stderr)
         raise typer.Exit(EXIT_USAGE) from None
@@ -60,14 +59,14 @@ def validate(
         print(f"gops: error: {problem}", file=sys.stderr)
         unreadable = True
     if not found and not problems:
-        print("gops: error: no record files (" + ", ".join(IMPORT_SUFFIXES) + ") in "
+        print("gops: error: no record files (" + ", ".join(suffixes()) + ") in "
               + ", ".join(map(str, paths)), file=sys.stderr)
         raise typer.Exit(EXIT_USAGE)
     for source, path in found:
         try:
             data = read_regular_file(path)
             for checked in check_source(data, source, encoding, readable=not as_json,
-                                        full_hands=full_hands, notes=notes):
+                                        state=state, notes=notes):
                 games += checked.games
                 invalid += checked.invalid
                 if as_json:

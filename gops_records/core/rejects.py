@@ -27,12 +27,18 @@ import polars as pl
 from gops_records.core.errors import GopsError
 from gops_records.core.games_query import game_ref
 from gops_records.core.problems import Problem
+from gops_records.core.reading import (
+    FileReader,
+    Identity,
+    RecordLine,
+    RejectsOnly,
+    read_batches,
+    reader_of,
+)
 from gops_records.core.sources import read_regular_file
 from gops_records.core.store.db import scalar
 from gops_records.core.store.source_files import file_sha256
-from gops_records.games.gin.checking import gin_kind
-from gops_records.games.gops.notation.model import GameRecord
-from gops_records.games.gops.roundlogs import RoundLogError, read_round_log, round_log_kind
+from gops_records.core.verdicts import echo
 
 #: Rejects ``gops import`` names one by one before giving the count of the rest.
 IMPORT_EXAMPLES = 5
@@ -69,15 +75,6 @@ class Resolution:
 
 
 @dataclass(frozen=True, slots=True)
-class RecordLine:
-    """One line of a quarantined record; ``number`` is its line in the file (None when
-    it cannot be known: a round log's row between rows of other games)."""
-
-    number: int | None
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
 class Reject:
     """A quarantined record, with its resolution if a re-check found one."""
 
@@ -100,8 +97,15 @@ class Reject:
         return sorted({p.code for p in self.errors})
 
     @property
-    def is_round_log(self) -> bool:
-        return self.source_game is not None and round_log_kind(self.source) is not None
+    def reader(self) -> FileReader:
+        """The reader of its file's notation (by the file's name)."""
+        return reader_of(self.source)
+
+    @property
+    def caret(self) -> bool:
+        """Whether a problem's column counts characters of its line (a caret is shown
+        under it), as in a whole file; else fields (a round log's row)."""
+        return self.source_game is None or self.reader.caret
 
     def headline(self) -> str:
         """``file:line: code: message`` of its first problem (and how many more)."""
@@ -201,76 +205,19 @@ def find_reject(con: duckdb.DuckDBPyConnection, ref: str) -> Reject:
 # -- the record's lines, numbered as in its file -------------------------------------------
 
 
-def record_of(reject: Reject) -> GameRecord | None:
-    """The record read back from its text (its tags and rounds); None for a whole file."""
-    if reject.source_game is None or gin_kind(reject.source):
-        return None  # a Gin Rummy record is no Gops game: its text is shown as it is
-    kind = round_log_kind(reject.source)
-    try:
-        if kind is not None:
-            games = read_round_log(reject.raw_text, kind)
-            return games[0].record if games else None
-        from gops_records.games.gops.notation import parse
-
-        records = parse(reject.raw_text)
-        return records[0] if records else None
-    except (RoundLogError, GopsError):
+def identity_of(reject: Reject) -> Identity | None:
+    """Who played the record and its tags, read back from its text; None for a whole
+    file, or when its text (or its game) does not say."""
+    if reject.source_game is None:
         return None
+    return reject.reader.identity(reject.raw_text)
 
 
 def record_lines(reject: Reject) -> list[RecordLine]:
-    """The record's text line by line, each numbered with its line in the file.
-
-    A ``.gops`` record is one slice of its file, from its first token (a comment before
-    the tags included) while ``source_line`` is the line of its first tag or round: the
-    slice starts that many lines earlier. A round log's record is the header (line 1)
-    and the game's rows, which may stand between other games' rows: each row is numbered
-    from its problems' lines, all of them when they agree the rows are consecutive."""
-    kind = round_log_kind(reject.source)
-    if reject.source_game is None:  # a whole file
-        texts = _split(reject.raw_text, kind)
-        return [RecordLine(i + 1, t) for i, t in enumerate(texts)]
-    texts = _split(reject.raw_text, kind)
-    if kind is None:
-        record = record_of(reject)
-        local = record.line if record is not None and record.line else 1
-        start = (reject.source_line or local) - (local - 1)
-        return [RecordLine(start + i, t) for i, t in enumerate(texts)]
-    return _round_log_lines(reject, texts, kind)
-
-
-def _split(text: str, kind: str | None) -> list[str]:
-    """Lines as the file counts them: LF, CRLF or a lone CR in .gops; LF in round logs."""
-    if kind is None:
-        lines = re.split(r"\r\n|\r|\n", text)
-    else:
-        lines = [line.removesuffix("\r") for line in text.split("\n")]
-    if len(lines) > 1 and lines[-1] == "":
-        lines.pop()
-    return lines or [""]
-
-
-def _round_log_lines(reject: Reject, texts: list[str], kind: str) -> list[RecordLine]:
-    games = read_round_log(reject.raw_text, kind) if texts else []
-    if not games:
-        return [RecordLine(None, t) for t in texts]
-    record = games[0].record
-    row_of_round = {r.number: r.span.line for r in record.rounds if r.span is not None}
-    known = {games[0].line: reject.source_line} if reject.source_line else {}
-    for p in reject.errors:
-        if p.round in row_of_round and p.line:
-            known.setdefault(row_of_round[p.round], p.line)
-    header = 1 if kind == "csv" else None
-    offsets = {file - local for local, file in known.items() if file is not None}
-    out = []
-    for local, text in enumerate(texts, start=1):
-        if local == header:
-            out.append(RecordLine(1, text))
-        elif len(offsets) == 1:
-            out.append(RecordLine(local + next(iter(offsets)), text))
-        else:
-            out.append(RecordLine(known.get(local), text))
-    return out
+    """The record's text line by line, each numbered with its line in the file (as its
+    notation's reader numbers them)."""
+    return reject.reader.lines(reject.raw_text, reject.source_game, reject.source_line,
+                               reject.errors)
 
 
 def problem_text(reject: Reject, problem: Problem,
@@ -281,19 +228,14 @@ def problem_text(reject: Reject, problem: Problem,
     for line in lines:
         if line.number == problem.line:
             return line.text
-    if reject.is_round_log and problem.round is not None:  # its row, even unnumbered
-        record = record_of(reject)
-        for r in record.rounds if record is not None else ():
-            if r.number == problem.round and r.span is not None and r.span.line <= len(lines):
-                return lines[r.span.line - 1].text
-    return None
+    if reject.source_game is None:
+        return None
+    return reject.reader.problem_line(reject.raw_text, problem, lines)  # e.g. a row
 
 
 def describe(reject: Reject) -> str:
     """``gops rejects --show``: the record, its status, each problem with the line it
     points at (a caret under the column in .gops text), and the record numbered."""
-    from gops_records.core.checking import echo
-
     where = f"game {reject.source_game}, line {reject.source_line}" \
         if reject.source_game is not None else "the whole file"
     status = (f"resolved ({reject.resolution.how.value}, "
@@ -304,7 +246,7 @@ def describe(reject: Reject) -> str:
     lines = record_lines(reject)
     noun = "problem" if len(reject.errors) == 1 else "problems"
     out.append(f"{len(reject.errors)} {noun}:")
-    caret = not reject.is_round_log
+    caret = reject.caret
     for p in reject.errors:
         column = f":{p.column}" if p.column else ""
         out.append(f"  {reject.source}:{p.line}{column}: {p.code}: {p.message}")
@@ -350,10 +292,6 @@ class _Found:
     note: str
 
 
-def _players(record: GameRecord) -> list[str]:
-    return record.players
-
-
 def recheck(con: duckdb.DuckDBPyConnection, *, read_files: bool = True,
             encoding: str = "utf-8", now: datetime | None = None) -> RecheckResult:
     """Re-check every quarantined record and store which are resolved (the caller's
@@ -367,7 +305,7 @@ def recheck(con: duckdb.DuckDBPyConnection, *, read_files: bool = True,
     (a gops before schema 13) and whose name is relative, stays open with a note."""
     rejects = list_rejects(con)
     result = RecheckResult(checked=len(rejects))
-    records = {r.reject_id: record_of(r) for r in rejects}
+    records = {r.reject_id: identity_of(r) for r in rejects}
     origins = _Origins(con)
     found: dict[str, _Found] = {}
     _same_position(con, rejects, records, origins, found)
@@ -415,7 +353,7 @@ class _Origins:
 
 
 def _same_position(con: duckdb.DuckDBPyConnection, rejects: list[Reject],
-                   records: dict[str, GameRecord | None], origins: _Origins,
+                   records: dict[str, Identity | None], origins: _Origins,
                    found: dict[str, _Found]) -> None:
     """Rule 1: a game stored from the same file (the same absolute path, both known) and
     position by a later import, with the same players in the same seats."""
@@ -428,12 +366,8 @@ def _same_position(con: duckdb.DuckDBPyConnection, rejects: list[Reject],
                "import_id": pl.Int32})
     if keyed.is_empty():
         return
-    rows = con.execute("""
-        SELECT k.reject_id, g.game_id, g.import_id, list(p.player ORDER BY p.seat)
-        FROM keyed k JOIN games g ON g.source = k.source AND g.source_game = k.source_game
-                                  AND g.import_id > k.import_id
-        JOIN game_players p ON p.game_id = g.game_id
-        GROUP BY k.reject_id, g.game_id, g.import_id""").fetchall()
+    rows = [row for reader, part in _by_reader(keyed)
+            for row in reader.same_position(con, part)]
     by_id = {r.reject_id: r for r in rejects}
     for reject_id, game_id, import_id, players in rows:
         record = records.get(reject_id)
@@ -442,14 +376,14 @@ def _same_position(con: duckdb.DuckDBPyConnection, rejects: list[Reject],
                                                                                reject.source)
         if there is None or here is None or here.path != there.path:
             continue  # the same name, maybe in another folder: not known to be the same file
-        if record is not None and _players(record) == list(players):
+        if record is not None and record.players == list(players):
             found[reject_id] = _Found(ResolvedHow.FIXED, int(game_id),
                                       f"game {reject.source_game} of {reject.source} is now "
                                       f"valid and stored ({game_ref(game_id)})")
 
 
 def _same_game(con: duckdb.DuckDBPyConnection, rejects: list[Reject],
-               records: dict[str, GameRecord | None], found: dict[str, _Found]) -> None:
+               records: dict[str, Identity | None], found: dict[str, _Found]) -> None:
     """Rule 2: a stored game with the record's Event, Site, Date, Round and Match tags and
     its players, for records that name their players and give a Date and a Round."""
     keys = []
@@ -463,25 +397,15 @@ def _same_game(con: duckdb.DuckDBPyConnection, rejects: list[Reject],
             continue
         keys.append({"reject_id": r.reject_id, **{t.lower(): tags.get(t)
                                                   for t in IDENTITY_TAGS},
-                     "players": _players(record)})
+                     "players": record.players, "source": r.source})
     if not keys:
         return
-    wanted = pl.DataFrame(keys, schema={  # noqa: F841  (read by name in the SQL)
+    wanted = pl.DataFrame(keys, schema={
         "reject_id": pl.String, "event": pl.String, "site": pl.String, "date": pl.String,
-        "round": pl.String, "match": pl.String, "players": pl.List(pl.String)})
-    rows = con.execute("""
-        WITH candidates AS (
-            SELECT w.reject_id, w.players, g.game_id
-            FROM wanted w JOIN games g
-              ON g.event IS NOT DISTINCT FROM w.event AND g.site IS NOT DISTINCT FROM w.site
-             AND g.date_text IS NOT DISTINCT FROM w.date
-             AND g.round IS NOT DISTINCT FROM w.round AND g.match IS NOT DISTINCT FROM w.match
-        )
-        SELECT c.reject_id, min(c.game_id)
-        FROM candidates c
-        WHERE c.players = (SELECT list(p.player ORDER BY p.seat) FROM game_players p
-                           WHERE p.game_id = c.game_id)
-        GROUP BY c.reject_id""").fetchall()
+        "round": pl.String, "match": pl.String, "players": pl.List(pl.String),
+        "source": pl.String})
+    rows = [row for reader, part in _by_reader(wanted)
+            for row in reader.same_game(con, part.drop("source"))]
     for reject_id, game_id in rows:
         found[reject_id] = _Found(ResolvedHow.SAME_GAME, int(game_id),
                                   f"the same game (tags and players) is stored as "
@@ -497,33 +421,28 @@ class _FileNow:
     reject_positions: set[int]
     games: dict[int, int]
     readable: bool
+    reader: FileReader
 
 
 def _read_now(source: str, data: bytes, encoding: str) -> _FileNow:
     """What the file's ``data`` gives now, read as the importer reads a file named
     ``source`` (its name decides how it is read)."""
-    from gops_records.core.importer import file_batches
-
+    reader = reader_of(source)
     ids: set[str] = set()
     positions: set[int] = set()
     games: dict[int, int] = {}
     readable = True
-    for frames, _ in file_batches(Path(source), encoding, data=data):
-        rejects = frames["rejects"]
-        gin_positions = getattr(frames, "positions", None)  # a Gin Rummy file's valid records
-        if gin_positions is not None:
-            games.update(gin_positions)
+    for batch, _ in read_batches(Path(source), encoding, data=data):
+        rejects = batch["rejects"]
+        if not isinstance(batch, RejectsOnly):
+            games.update(reader.positions(batch))
         ids.update(rejects["reject_id"].to_list())
         for position in rejects["source_game"].to_list():
             if position is None:
                 readable = False
             else:
                 positions.add(position)
-        if gin_positions is None:
-            valid = frames["games"]
-            games.update(zip(valid["source_game"].to_list(), valid["game_id"].to_list(),
-                             strict=True))
-    return _FileNow(ids, positions, games, readable)
+    return _FileNow(ids, positions, games, readable, reader)
 
 
 def _from_files(con: duckdb.DuckDBPyConnection, rejects: list[Reject], encoding: str,
@@ -563,7 +482,7 @@ def _from_files(con: duckdb.DuckDBPyConnection, rejects: list[Reject], encoding:
             now = _read_now(source, data, encoding)
         except (GopsError, OSError):
             continue
-        stored = _stored(con, now.games.values())
+        stored = now.reader.stored(con, list(now.games.values()))
         for r in group:
             if r.reject_id in now.reject_ids:
                 continue  # still there, as written
@@ -603,16 +522,14 @@ def _from_files(con: duckdb.DuckDBPyConnection, rejects: list[Reject], encoding:
                                             f"{source} no longer holds the record")
 
 
-def _stored(con: duckdb.DuckDBPyConnection, game_ids: Iterable[int]) -> dict[int, int]:
-    """Which of ``game_ids`` are stored, with the import that stored each (Gin Rummy
-    records: a hand's id in ``gin_hands``, a sheet's game in ``gin_games``)."""
-    ids = pl.DataFrame({"game_id": list(game_ids)},  # noqa: F841  (read by name in the SQL)
-                       schema={"game_id": pl.UInt64})
-    return {int(g): int(i) for g, i in con.execute(
-        "SELECT g.game_id, g.import_id FROM games g SEMI JOIN ids USING (game_id) UNION ALL "
-        "SELECT h.hand_id, h.import_id FROM gin_hands h SEMI JOIN ids ON h.hand_id = "
-        "ids.game_id UNION ALL SELECT g.game_id, g.import_id FROM gin_games g SEMI JOIN ids "
-        "USING (game_id)").fetchall()}
+def _by_reader(frame: pl.DataFrame) -> Iterable[tuple[FileReader, pl.DataFrame]]:
+    """``frame``'s rows (one a reject, with its ``source``) by the reader of their file."""
+    readers: dict[int, tuple[FileReader, list[int]]] = {}
+    for i, source in enumerate(frame["source"].to_list()):
+        reader = reader_of(source)
+        readers.setdefault(id(reader), (reader, []))[1].append(i)
+    for reader, rows in readers.values():
+        yield reader, frame[rows]
 
 
 def _store(con: duckdb.DuckDBPyConnection, found: dict[str, _Found], now: datetime) -> None:

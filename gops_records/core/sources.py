@@ -14,9 +14,8 @@ import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from gops_records.core import registry
 from gops_records.core.errors import DecodeError, GopsError
-
-RECORD_SUFFIXES = (".gops",)
 
 
 class SourceError(GopsError, OSError):
@@ -101,7 +100,7 @@ class SourcesUnreadable(SourceError):
                          + "; ".join(map(str, self.problems)))
 
 
-def find_sources(paths: Iterable[str | Path], suffixes: tuple[str, ...] = RECORD_SUFFIXES,
+def find_sources(paths: Iterable[str | Path], suffixes: tuple[str, ...] | None = None,
                  unreadable: list[SourceError] | None = None) -> Iterator[tuple[str, Path]]:
     """Like :func:`find_files`, with each file's name as the user wrote it.
 
@@ -120,10 +119,11 @@ def _spelled(text: str, base: Path, path: Path) -> str:
     return text if path == base else os.path.join(text, str(path.relative_to(base)))
 
 
-def find_files(paths: Iterable[str | Path], suffixes: tuple[str, ...] = RECORD_SUFFIXES,
+def find_files(paths: Iterable[str | Path], suffixes: tuple[str, ...] | None = None,
                unreadable: list[SourceError] | None = None) -> Iterator[Path]:
-    """Files named directly, and files with a matching suffix found under folders (sorted;
-    a symbolic link to a folder is not followed).
+    """Files named directly, and files with a matching suffix (by default, any notation of
+    an installed game) found under folders (sorted; a symbolic link to a folder is not
+    followed).
 
     A folder that cannot be listed (no permission), or an entry in one that cannot be
     looked at, is never skipped silently: it is added to ``unreadable`` as a SourceError
@@ -132,8 +132,10 @@ def find_files(paths: Iterable[str | Path], suffixes: tuple[str, ...] = RECORD_S
     return _find(paths, suffixes, unreadable, str)
 
 
-def _find(paths: Iterable[str | Path], suffixes: tuple[str, ...],
+def _find(paths: Iterable[str | Path], suffixes: tuple[str, ...] | None,
           unreadable: list[SourceError] | None, name) -> Iterator[Path]:
+    if suffixes is None:  # every notation of every installed game
+        suffixes = registry.suffixes()
     for given in paths:
         path = Path(given)
         try:

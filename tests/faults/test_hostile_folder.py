@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from gops_records.core.checking import check_bytes
 from gops_records.core.importer import import_paths
 from gops_records.core.store.db import reading
+from gops_records.games.gops.checking import check_bytes
 
 SAMPLES = Path(__file__).parents[2] / "data" / "samples"
 BAD_NAME = os.fsdecode(b"bad\xffname.gops")  # not valid UTF-8: a surrogate escape in str

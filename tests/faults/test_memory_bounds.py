@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from store.gamefiles import club_game, run_python
 
-from gops_records.core.importer import IMPORT_SUFFIXES
+from gops_records.core.registry import suffixes
 
 #: Bytes of the huge tag value and the huge comment: under the longest game read
 #: (chunks.MAX_GAME_BYTES, 4 MiB), so the game is read and checked whole.
@@ -155,6 +155,6 @@ def test_importing_the_samples_fits_the_address_space_readme_documents(tmp_path:
                           capture_output=True, text=True, preexec_fn=limit, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     summary = json.loads(done.stdout.splitlines()[-1])
-    files = [p for p in SAMPLES.rglob("*") if p.suffix in IMPORT_SUFFIXES]
+    files = [p for p in SAMPLES.rglob("*") if p.suffix in suffixes()]
     assert summary["files"] == len(files) and summary["games_new"] > 0
     assert summary["games_new"] + summary["games_rejected"] == summary["games_seen"]

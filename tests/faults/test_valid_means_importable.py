@@ -38,7 +38,7 @@ from gops_records.games.gin.games import find_gin_games
 from gops_records.games.gin.notation import write_hand
 from gops_records.games.gin.rules import DEFAULT_PROFILE
 from gops_records.games.gin.sheet import SheetLine, SheetRecord, write_sheet
-from gops_records.games.gin.sheet_check import FullHands, HandFacts
+from gops_records.games.gin.sheet_check import HandFacts
 from gops_records.games.gin.simulate import gin_roster, play_match
 from gops_records.games.gops import analytics
 from gops_records.games.gops.analytics.filters import Filters
@@ -218,7 +218,7 @@ def verdicts(name: str, data: bytes) -> list[bool]:
     """Whether each record of a file is valid, as the library behind ``gops validate``
     says (Gin sheets checked against the full hands given: none here)."""
     found = []
-    for checked in check_source(data, name, full_hands=FullHands(), notes=[]):
+    for checked in check_source(data, name, notes=[]):
         found += checked.verdicts["valid"].to_list()
     return found
 

@@ -16,7 +16,6 @@ from gops_records.core.checking import check_source
 from gops_records.core.importer import import_paths
 from gops_records.core.values import MAX_NUMBER, number_of
 from gops_records.games.gin.sheet import MAX_DEADWOOD
-from gops_records.games.gin.sheet_check import FullHands
 
 HAND = (Path(__file__).parent / "issue_example.gin").read_text("utf-8")
 SHEET = """[A "Alice"] [B "Bruno"] [Match "M{i}"] [Game "{game}"]
@@ -31,7 +30,7 @@ HUGE = ["32768", "40000", "3000000000", "9" * 26, "9" * 5000, "10000", "0", "\u0
 
 def verdicts(name: str, text: str) -> list[dict]:
     out = []
-    for checked in check_source(text.encode(), name, full_hands=FullHands(), notes=[]):
+    for checked in check_source(text.encode(), name, notes=[]):
         out += checked.verdicts.to_dicts()
     return out
 

@@ -15,7 +15,6 @@ import pytest
 from gops_records.core.checking import check_source
 from gops_records.core.importer import import_paths
 from gops_records.core.values import FIRST_YEAR, LAST_YEAR, date_problem
-from gops_records.games.gin.sheet_check import FullHands
 
 GIN_HAND = (Path(__file__).parents[1] / "gin" / "issue_example.gin").read_text("utf-8")
 SHEET = """[A "Alice"] [B "Bruno"] [Match "Alice-Bruno"] [Game "1"]{date}
@@ -60,7 +59,7 @@ KINDS = ("gops", "csv", "jsonl", "gin", "ginsheet")
 
 def verdicts(name: str, text: str) -> list[dict]:
     out = []
-    for checked in check_source(text.encode(), name, full_hands=FullHands(), notes=[]):
+    for checked in check_source(text.encode(), name, notes=[]):
         out += checked.verdicts.to_dicts()
     return out
 

@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_differential import ALL_LAYOUTS, NAMES
 
-from gops_records.core.checking import check_bytes
 from gops_records.games.gops.cards import SEATS, Seat, Suit
+from gops_records.games.gops.checking import check_bytes
 from gops_records.games.gops.notation import (
     BidToken,
     CardToken,

@@ -68,7 +68,7 @@ def test_an_unchanged_folder_is_counted_not_read(folder: Path, tmp_path: Path,
     def no_reading(*args, **kwargs):
         raise AssertionError("an unchanged file was read again")
 
-    monkeypatch.setattr(importer, "file_batches", no_reading)
+    monkeypatch.setattr(importer, "read_batches", no_reading)
     second = import_paths([folder], db)
     monkeypatch.undo()
     assert (second.files, second.files_unchanged) == (3, 3)

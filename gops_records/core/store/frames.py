@@ -1,47 +1,52 @@
-"""The shapes of the store's frames: polars schemas of the tables the importer loads.
+"""The shared shapes of the store's frames: the ``rejects`` table every game's reader fills.
 
-The frames themselves are built column by column from the replay
-(:mod:`gops_records.games.gops.replay.frames`); these schemas are what the DuckDB tables
-(docs/schema.md) take.
+A game's own tables have their schemas in the game (e.g. :mod:`gops_records.games.gops.shapes`);
+these are what every game's rejects (and the problems ``gops validate`` prints) take
+(docs/schema.md).
 """
 
 from __future__ import annotations
 
+import hashlib
+
+import numpy as np
 import polars as pl
+import pyarrow as pa
+
+from gops_records.core.problems import Problem
 
 TAGS_DTYPE = pl.List(pl.Struct({"key": pl.String, "value": pl.String}))
 ERRORS_DTYPE = pl.List(pl.Struct({"code": pl.String, "message": pl.String, "line": pl.Int32,
                                   "column": pl.Int32, "round": pl.Int32}))
-
-GAMES_SCHEMA = {
-    "game_id": pl.UInt64, "source": pl.String, "source_game": pl.Int32,
-    "source_line": pl.Int32, "event": pl.String, "site": pl.String, "date_text": pl.String,
-    "round": pl.String, "match": pl.String, "tie_rule": pl.String, "cards": pl.Int8,
-    "prize_order": pl.String, "n_players": pl.Int8, "finished": pl.Boolean,
-    "rounds_played": pl.Int8, "unclaimed": pl.Int16, "result": pl.String,
-    "winner": pl.String, "tags": TAGS_DTYPE, "ties": pl.Int8, "tie_mask": pl.Int16,
-    "carried": pl.Int16, "max_pool": pl.Int16, "bid_cards": pl.Int8, "open_prizes": pl.Int8,
-}
-PLAYERS_SCHEMA = {"game_id": pl.UInt64, "seat": pl.String, "player": pl.String,
-                  "score": pl.Int16, "outcome": pl.String}
-#: What is stored of a round (table ``round_rows``; the ``rounds`` view derives the rest):
-#: the winning seat as 0..3 (null on a tie), the pool's cards only when it holds carried
-#: ones (null when it is the prize alone).
-ROUND_ROWS_SCHEMA = {"game_id": pl.UInt64, "round_no": pl.Int8, "prize": pl.Int8,
-                     "carried_in": pl.Int16, "winner": pl.Int8,
-                     "pool_carried": pl.List(pl.Int8), "comment": pl.String,
-                     "bid_a": pl.Int8, "bid_b": pl.Int8, "bid_c": pl.Int8, "bid_d": pl.Int8}
-#: The rounds of games of the variants (table ``variant_round_rows``): those of
-#: ``round_rows``, each bid's cards, and for open prizes the row (``pool_carried``), what
-#: was revealed, taken and set aside.
-VARIANT_ROUND_ROWS_SCHEMA = {**ROUND_ROWS_SCHEMA,
-                             "cards_a": pl.List(pl.Int8), "cards_b": pl.List(pl.Int8),
-                             "cards_c": pl.List(pl.Int8), "cards_d": pl.List(pl.Int8),
-                             "revealed": pl.List(pl.Int8), "taken": pl.Int8,
-                             "discarded": pl.Int8}
-#: The variant_round_rows columns holding each seat's cards.
-CARDS_COLUMNS = ("cards_a", "cards_b", "cards_c", "cards_d")
-#: The rounds columns holding the bids of seats A..D.
-BID_COLUMNS = ("bid_a", "bid_b", "bid_c", "bid_d")
 REJECTS_SCHEMA = {"reject_id": pl.String, "source": pl.String, "source_game": pl.Int32,
                   "source_line": pl.Int32, "raw_text": pl.String, "errors": ERRORS_DTYPE}
+
+
+def text_id(text: str) -> str:
+    """A stable 16-hex-digit id of a text (a reject's raw text): the first half of its MD5."""
+    return hashlib.md5(text.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+
+
+def errors_column(per_row: list[list[Problem]] | list[tuple[Problem, ...]]) -> pl.Series:
+    """A column of problem lists (``ERRORS_DTYPE``), built through Arrow: most rows of a
+    broken file's chunk have none written out, and Python lists of dicts are slow."""
+    sizes = np.fromiter((len(row) for row in per_row), np.int64, len(per_row))
+    offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int32)
+    flat = [p for row in per_row for p in row]
+    struct = pa.StructArray.from_arrays(
+        [pa.array([p.code for p in flat], pa.string()),
+         pa.array([p.message for p in flat], pa.string()),
+         pa.array([p.line for p in flat], pa.int32()),
+         pa.array([p.column for p in flat], pa.int32()),
+         pa.array([p.round for p in flat], pa.int32())],
+        names=["code", "message", "line", "column", "round"])
+    return pl.Series(pa.ListArray.from_arrays(pa.array(offsets), struct)).cast(ERRORS_DTYPE)
+
+
+def whole_file_rejects(text: str, problem: Problem, source: str) -> pl.DataFrame:
+    """The one reject of a whole file that could not be read as records (no
+    ``source_game``, no ``source_line``)."""
+    return pl.DataFrame({
+        "reject_id": [text_id(text)], "source": [source], "source_game": [None],
+        "source_line": [None], "raw_text": [text], "errors": [[problem.as_dict()]],
+    }, schema=REJECTS_SCHEMA)

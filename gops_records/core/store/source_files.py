@@ -207,16 +207,6 @@ def skipped(con: duckdb.DuckDBPyConnection, earlier: FileRead, source: str,
                 [source, import_id, earlier.sha256, earlier.reader])
 
 
-def missing_games(con: duckdb.DuckDBPyConnection, game_ids: np.ndarray) -> int:
-    """How many of ``game_ids`` are not in ``games`` (an anti join)."""
-    if not len(game_ids):
-        return 0
-    stage_ids = pl.DataFrame({"game_id": game_ids})  # noqa: F841  (read by name in the SQL)
-    # executed here: DuckDB finds ``stage_ids`` among the calling frame's variables
-    return con.execute("SELECT count(*) FROM stage_ids ANTI JOIN games USING (game_id)"
-                       ).fetchall()[0][0]
-
-
 def missing_rejects(con: duckdb.DuckDBPyConnection, reject_ids: pl.Series) -> int:
     """How many of ``reject_ids`` are not in ``rejects``."""
     if not len(reject_ids):

@@ -32,6 +32,8 @@ from pathlib import PurePath
 import polars as pl
 
 from gops_records.core.problems import Problem
+from gops_records.core.sources import decode
+from gops_records.core.verdicts import Checked, problem_lines
 from gops_records.games.gin.grouping import Grouping, group_hands
 from gops_records.games.gin.replay import HandReport, read_hands
 from gops_records.games.gin.sheet import parse_sheets
@@ -269,13 +271,10 @@ def verdict_frame(batch: GinBatch) -> pl.DataFrame:
 
 def check_gin_bytes(data: bytes, source: str, encoding: str = "utf-8", *,
                     readable: bool = False, full: FullHands | None = None,
-                    notes: list[str] | None = None) -> Iterator:
-    """``gops validate`` of a Gin Rummy file: :class:`gops_records.core.checking.Checked`
+                    notes: list[str] | None = None) -> Iterator[Checked]:
+    """``gops validate`` of a Gin Rummy file: :class:`gops_records.core.verdicts.Checked`
     verdicts (:func:`verdict`) and, if ``readable``, each problem as
     ``file:line:col: code: message`` with its line and a caret. Raises DecodeError."""
-    from gops_records.core.checking import Checked, problem_lines
-    from gops_records.core.sources import decode
-
     text = decode(data, encoding, source)
     lines = text.split("\n")
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from gops_records.core.store.frames import REJECTS_SCHEMA, TAGS_DTYPE
+from gops_records.core.store.frames import REJECTS_SCHEMA, TAGS_DTYPE, errors_column, text_id
 from gops_records.games.gin.arrangement import min_deadwood
 from gops_records.games.gin.cards import Card, GinSuit, mask_of, parse_cards
 from gops_records.games.gin.checking import GinBatch, GinRecord
@@ -30,7 +30,6 @@ from gops_records.games.gin.replay import HandReport
 from gops_records.games.gin.rules import HandResult, Seat, knock_limit
 from gops_records.games.gin.sheet import write_line
 from gops_records.games.gin.sheet_check import SheetReport
-from gops_records.games.gops.replay.frames import errors_column, text_id
 
 #: The tables a batch fills, in load order.
 GIN_TABLES = ("gin_hands", "gin_turns", "gin_melds", "gin_games", "rejects")

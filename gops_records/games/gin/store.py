@@ -12,11 +12,12 @@ of the local frames, as :mod:`gops_records.core.store.loader` does), never row b
   duplicate when none of its lines nor its game is new;
 - a game (``gin_games``) already stored is kept, unless it was unfinished and the batch
   brings it finished;
-- rejects go through the shared loader (:func:`store.loader.load_frames`).
+- rejects go through the shared loader (:func:`gops_records.core.store.loader.load_rejects`).
 
 :func:`stored_full_hands` gives the sheet check the stored full hands of a game, and
 :func:`missing` says which ids of a file read before are no longer stored (a re-import of
-an unchanged file is then read again).
+an unchanged file is then read again). An import loads through one :class:`GinLoad` (the
+Gin Rummy readers' load session).
 """
 
 from __future__ import annotations
@@ -28,11 +29,11 @@ import numpy as np
 import polars as pl
 
 from gops_records.core.store.db import scalar
-from gops_records.core.store.loader import LoadCounts, load_frames
+from gops_records.core.store.loader import LoadCounts, load_rejects
 from gops_records.games.gin.frames import GinFrames
 from gops_records.games.gin.rules import Seat
 from gops_records.games.gin.sheet import SheetOut
-from gops_records.games.gin.sheet_check import HandFacts
+from gops_records.games.gin.sheet_check import FullHands, HandFacts
 
 _DATE = "try_strptime(date_text, '%Y.%m.%d')::DATE AS date"
 _OUT = {"knock": SheetOut.KNOCK, "undercut": SheetOut.KNOCK, "gin": SheetOut.GIN,
@@ -42,17 +43,37 @@ _AGREE = ("dealer", "upcard_rank", "outcome", "out_seat", "winner_seat", "points
           "out_deadwood", "opponent_deadwood")
 
 
-class _RejectsOnly(dict):
-    """A batch holding only rejects, for the shared loader."""
+class GinLoad:
+    """One import's loading of Gin Rummy batches: each stored at once (a score sheet read
+    later in the import is checked against the full hands stored before it)."""
 
-    def game_ids(self) -> pl.Series:
-        return pl.Series("game_id", [], dtype=pl.UInt64)
+    def __init__(self, con: duckdb.DuckDBPyConnection, import_id: int) -> None:
+        self.con, self.import_id = con, import_id
+
+    def add(self, batch: GinFrames) -> tuple[LoadCounts, list[str]]:
+        return load_gin(self.con, self.import_id, batch)
+
+    def flush(self) -> tuple[LoadCounts, list[str]]:
+        return LoadCounts(), []  # nothing waits
+
+    def missing(self, ids: np.ndarray) -> int:
+        return missing(self.con, ids)
+
+    def full_hands(self) -> FullHands:
+        """The full hands a score sheet is checked against: those stored so far."""
+        return FullHands(stored_full_hands(self.con))
+
+    def finish(self) -> None:
+        pass  # nothing is kept beside the rows
+
+    def close(self) -> None:
+        pass  # no background work
 
 
 def load_gin(con: duckdb.DuckDBPyConnection, import_id: int, frames: GinFrames
              ) -> tuple[LoadCounts, list[str]]:
     """Store one batch (see the module docstring); what was new and duplicate, and notes."""
-    counts = load_frames(con, import_id, _RejectsOnly(rejects=frames["rejects"]))
+    counts = load_rejects(con, import_id, frames["rejects"])
     hands = frames["gin_hands"]
     notes: list[str] = []
     full = hands.filter(pl.col("recorded") == "full").unique("hand_id", keep="first",
@@ -175,3 +196,14 @@ def missing(con: duckdb.DuckDBPyConnection, ids: np.ndarray) -> int:
     return con.execute("SELECT count(*) FROM stage_ids WHERE id NOT IN "
                        "(SELECT hand_id FROM gin_hands) AND id NOT IN "
                        "(SELECT game_id FROM gin_games)").fetchall()[0][0]
+
+
+def stored(con: duckdb.DuckDBPyConnection, ids: list[int]) -> dict[int, int]:
+    """Which of ``ids`` (hand ids, sheets' game ids) are stored, with the import that
+    stored each."""
+    stage_ids = pl.DataFrame({"id": ids},  # noqa: F841  (read by name in the SQL)
+                             schema={"id": pl.UInt64})
+    return {int(g): int(i) for g, i in con.execute(
+        "SELECT h.hand_id, h.import_id FROM gin_hands h SEMI JOIN stage_ids ON h.hand_id = "
+        "stage_ids.id UNION ALL SELECT g.game_id, g.import_id FROM gin_games g SEMI JOIN "
+        "stage_ids ON g.game_id = stage_ids.id").fetchall()}

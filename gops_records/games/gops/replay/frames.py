@@ -9,7 +9,6 @@ in any layout, with or without its result, in a record or a round log, gets the 
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections.abc import Iterator, Mapping
 from functools import cached_property
@@ -22,19 +21,24 @@ import pyarrow as pa
 from gops_records.core.problems import Problem
 from gops_records.core.store.db import SAFE_CONFIG
 from gops_records.core.store.frames import (
-    BID_COLUMNS,
-    CARDS_COLUMNS,
     ERRORS_DTYPE,
-    GAMES_SCHEMA,
-    PLAYERS_SCHEMA,
     REJECTS_SCHEMA,
-    ROUND_ROWS_SCHEMA,
     TAGS_DTYPE,
-    VARIANT_ROUND_ROWS_SCHEMA,
+    errors_column,
+    text_id,
+    whole_file_rejects,
 )
 from gops_records.games.gops.cards import SEATS
 from gops_records.games.gops.replay.engine import Replay
 from gops_records.games.gops.rules import PRIZE_ORDERS, TIE_RULES
+from gops_records.games.gops.shapes import (
+    BID_COLUMNS,
+    CARDS_COLUMNS,
+    GAMES_SCHEMA,
+    PLAYERS_SCHEMA,
+    ROUND_ROWS_SCHEMA,
+    VARIANT_ROUND_ROWS_SCHEMA,
+)
 
 TABLES = ("games", "game_players", "round_rows", "rejects", "variant_round_rows")
 _local = threading.local()
@@ -49,27 +53,6 @@ def content_ids(keys: pl.Series) -> pl.Series:
     frame = keys.rename("k").to_frame()  # noqa: F841  (read by name in the SQL below)
     return con.sql("SELECT ('0x' || substr(md5(k), 1, 16))::UBIGINT AS game_id "
                    "FROM frame").pl()["game_id"]
-
-
-def text_id(text: str) -> str:
-    """A stable 16-hex-digit id of a text (a reject's raw text): the first half of its MD5."""
-    return hashlib.md5(text.encode("utf-8", "surrogateescape")).hexdigest()[:16]
-
-
-def errors_column(per_row: list[list[Problem]] | list[tuple[Problem, ...]]) -> pl.Series:
-    """A column of problem lists (``ERRORS_DTYPE``), built through Arrow: most rows of a
-    broken file's chunk have none written out, and Python lists of dicts are slow."""
-    sizes = np.fromiter((len(row) for row in per_row), np.int64, len(per_row))
-    offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int32)
-    flat = [p for row in per_row for p in row]
-    struct = pa.StructArray.from_arrays(
-        [pa.array([p.code for p in flat], pa.string()),
-         pa.array([p.message for p in flat], pa.string()),
-         pa.array([p.line for p in flat], pa.int32()),
-         pa.array([p.column for p in flat], pa.int32()),
-         pa.array([p.round for p in flat], pa.int32())],
-        names=["code", "message", "line", "column", "round"])
-    return pl.Series(pa.ListArray.from_arrays(pa.array(offsets), struct)).cast(ERRORS_DTYPE)
 
 
 def _optional_lists(values: np.ndarray, counts: np.ndarray, valid: np.ndarray) -> pl.Series:
@@ -589,10 +572,7 @@ class Frames(Mapping[str, pl.DataFrame]):
     @classmethod
     def of_reject(cls, text: str, problem: Problem, source: str) -> Frames:
         """A batch holding one reject: a whole file that could not be read as records."""
-        rejects = pl.DataFrame({
-            "reject_id": [text_id(text)], "source": [source], "source_game": [None],
-            "source_line": [None], "raw_text": [text], "errors": [[problem.as_dict()]],
-        }, schema=REJECTS_SCHEMA)
+        rejects = whole_file_rejects(text, problem, source)
         return cls({"games": pl.DataFrame(schema=GAMES_SCHEMA),
                     "game_players": pl.DataFrame(schema=PLAYERS_SCHEMA),
                     "round_rows": pl.DataFrame(schema=ROUND_ROWS_SCHEMA),
