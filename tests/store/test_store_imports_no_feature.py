@@ -20,3 +20,12 @@ def test_no_store_module_reaches_scouting_or_analytics() -> None:
               for chain in graph.find_shortest_chains(
                   importer="gops_records.core.store", imported=feature, as_packages=True)]
     assert chains == [], sorted(chains)
+
+
+def test_no_store_module_imports_a_game() -> None:
+    """Games declare their tables to the store through the registry (registry parts
+    ``schema``, loaded by name), never by an import of the store's."""
+    graph = grimp.build_graph("gops_records")
+    chains = graph.find_shortest_chains(importer="gops_records.core.store",
+                                        imported="gops_records.games", as_packages=True)
+    assert chains == set(), sorted(chains)

@@ -1,1 +1,3 @@
-"""The DuckDB store: schema and migrations, connections, the bulk loader, files read."""
+"""The DuckDB store: the schema's mechanism and shared tables (each game and feature
+declares its own tables through the registry: migrations.py), connections, the bulk
+loader, files read."""
