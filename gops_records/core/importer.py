@@ -61,8 +61,7 @@ class ImportSummary(LoadCounts):
     #: lists them; ``gops rejects`` lists every one)
     rejected: list[str] = field(default_factory=list)
     #: Always 0 and 0.0: an import computes no scouting report any more (they are computed
-    #: when first asked for: gops_records/games/gops/scouting/kept_store.py); the keys stay for
-    #: scripts
+    #: when first asked for, by ``gops scout``); the keys stay for scripts
     scout_reports: int = 0
     scout_seconds: float = 0.0
     #: Each file read or counted: its name (as in ``sources``), its absolute path and the

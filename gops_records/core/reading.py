@@ -155,10 +155,11 @@ class FileReader(Protocol):
         source_game, import_id) by a later import: (reject_id, id, import_id, players)."""
         ...
 
-    def same_game(self, con: duckdb.DuckDBPyConnection, wanted: pl.DataFrame
-                  ) -> list[tuple[str, int]]:
-        """Stored records with a reject's identity (``wanted``: reject_id, event, site,
-        date, round, match, players): (reject_id, the smallest such id)."""
+    def same_game(self, con: duckdb.DuckDBPyConnection,
+                  wanted: Sequence[tuple[str, Identity]]) -> list[tuple[str, int]]:
+        """Stored records with the identity of a reject (``wanted``: reject ids and their
+        identities): (reject_id, the smallest such id); none for an identity that says
+        too little (the reader's rule)."""
         ...
 
 

@@ -42,8 +42,6 @@ from gops_records.core.verdicts import echo
 
 #: Rejects ``gops import`` names one by one before giving the count of the rest.
 IMPORT_EXAMPLES = 5
-#: Tags that, with the players, say which game a record is (rule 2 of :func:`recheck`).
-IDENTITY_TAGS = ("Event", "Site", "Date", "Round", "Match")
 
 
 class ResolvedHow(StrEnum):
@@ -384,32 +382,19 @@ def _same_position(con: duckdb.DuckDBPyConnection, rejects: list[Reject],
 
 def _same_game(con: duckdb.DuckDBPyConnection, rejects: list[Reject],
                records: dict[str, Identity | None], found: dict[str, _Found]) -> None:
-    """Rule 2: a stored game with the record's Event, Site, Date, Round and Match tags and
-    its players, for records that name their players and give a Date and a Round."""
-    keys = []
+    """Rule 2: a stored game with the record's identity (its reader's rule: for a Gops
+    record, its Event, Site, Date, Round and Match tags and its players)."""
+    wanted: dict[int, tuple[FileReader, list[tuple[str, Identity]]]] = {}
     for r in rejects:
         record = records.get(r.reject_id)
-        if record is None:
-            continue
-        tags = record.tags
-        named = all(seat in tags for seat in ("A", "B"))
-        if not (named and tags.get("Date") and tags.get("Round")):
-            continue
-        keys.append({"reject_id": r.reject_id, **{t.lower(): tags.get(t)
-                                                  for t in IDENTITY_TAGS},
-                     "players": record.players, "source": r.source})
-    if not keys:
-        return
-    wanted = pl.DataFrame(keys, schema={
-        "reject_id": pl.String, "event": pl.String, "site": pl.String, "date": pl.String,
-        "round": pl.String, "match": pl.String, "players": pl.List(pl.String),
-        "source": pl.String})
-    rows = [row for reader, part in _by_reader(wanted)
-            for row in reader.same_game(con, part.drop("source"))]
-    for reject_id, game_id in rows:
-        found[reject_id] = _Found(ResolvedHow.SAME_GAME, int(game_id),
-                                  f"the same game (tags and players) is stored as "
-                                  f"{game_ref(game_id)}")
+        if record is not None:
+            reader = r.reader
+            wanted.setdefault(id(reader), (reader, []))[1].append((r.reject_id, record))
+    for reader, identities in wanted.values():
+        for reject_id, game_id in reader.same_game(con, identities):
+            found[reject_id] = _Found(ResolvedHow.SAME_GAME, int(game_id),
+                                      f"the same game (tags and players) is stored as "
+                                      f"{game_ref(game_id)}")
 
 
 @dataclass

@@ -56,12 +56,6 @@ def gin_kind(source: str | PurePath) -> str | None:
     return GIN_KINDS.get(PurePath(str(source)).suffix.lower())
 
 
-def gin_last(names: list, key=lambda name: name) -> list:
-    """``names`` with the ``.ginsheet`` files moved after the others (order kept), so the
-    full hands a sheet is checked against are read first."""
-    return sorted(names, key=lambda name: gin_kind(key(name)) == "ginsheet")
-
-
 @dataclass(frozen=True, slots=True)
 class GinRecord:
     """One hand or sheet of a file, as validated and imported.

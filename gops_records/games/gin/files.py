@@ -115,8 +115,8 @@ class GinReader:
                       ) -> list[tuple[str, int, int, list[str]]]:
         return []  # a record has no identity to compare (see identity)
 
-    def same_game(self, con: duckdb.DuckDBPyConnection, wanted: pl.DataFrame
-                  ) -> list[tuple[str, int]]:
+    def same_game(self, con: duckdb.DuckDBPyConnection,
+                  wanted: Sequence[tuple[str, Identity]]) -> list[tuple[str, int]]:
         return []
 
 

@@ -42,6 +42,9 @@ from gops_records.games.gops.roundlogs import (
     round_log_games,
 )
 
+#: Tags that, with the players, say which game a record is (the quarantine's rule 2).
+IDENTITY_TAGS = ("Event", "Site", "Date", "Round", "Match")
+
 
 @dataclass(frozen=True, slots=True)
 class GopsReader:
@@ -173,9 +176,23 @@ class GopsReader:
                       ) -> list[tuple[str, int, int, list[str]]]:
         return store.same_position(con, keyed)
 
-    def same_game(self, con: duckdb.DuckDBPyConnection, wanted: pl.DataFrame
-                  ) -> list[tuple[str, int]]:
-        return store.same_game(con, wanted)
+    def same_game(self, con: duckdb.DuckDBPyConnection,
+                  wanted: Sequence[tuple[str, Identity]]) -> list[tuple[str, int]]:
+        """Games with a record's Event, Site, Date, Round and Match tags and its players,
+        for records that name their players and give a Date and a Round."""
+        keys = []
+        for reject_id, identity in wanted:
+            tags = identity.tags
+            named = all(seat in tags for seat in ("A", "B"))
+            if named and tags.get("Date") and tags.get("Round"):
+                keys.append({"reject_id": reject_id,
+                             **{t.lower(): tags.get(t) for t in IDENTITY_TAGS},
+                             "players": identity.players})
+        if not keys:
+            return []
+        return store.same_game(con, pl.DataFrame(keys, schema={
+            "reject_id": pl.String, "event": pl.String, "site": pl.String, "date": pl.String,
+            "round": pl.String, "match": pl.String, "players": pl.List(pl.String)}))
 
 
 def _split(text: str, round_log: bool) -> list[str]:

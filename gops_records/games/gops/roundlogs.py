@@ -56,8 +56,6 @@ TEXT_COLUMNS = ("player_a", "player_b", "player_c", "player_d", "event", "site",
                 "tie_rule", "prize_order", "comment")
 #: Field separators a CSV round log may use, the first preferred on a tie.
 DELIMITERS = (",", ";", "\t")
-#: File suffixes read as round logs, and their kind.
-ROUND_LOG_KINDS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 #: No round log row needs a longer line; a round log with one is damaged and is refused
 #: whole (the CSV and JSON readers would hold it all). ``.gops`` records have no such
 #: limit: their reader takes any layout in time linear in its size.
@@ -134,12 +132,6 @@ def unescape_cell(text: str) -> str:
     it is one that escape_cell adds one before."""
     escaped = text.startswith(ESCAPE) and text[1:].startswith((*FORMULA_STARTS, ESCAPE))
     return text[1:] if escaped else text
-
-
-def round_log_kind(name: str) -> str | None:
-    """'csv' or 'jsonl' for a file name a round log may have, else None (a .gops file)."""
-    dot = name.rfind(".")
-    return ROUND_LOG_KINDS.get(name[dot:].lower()) if dot >= 0 else None
 
 
 def find_long_line(data: bytes, limit: int = MAX_LINE_BYTES) -> tuple[int, int] | None:

@@ -115,7 +115,8 @@ class ChunkGames:
 
     def verdicts(self) -> pl.DataFrame:
         """One row per game with what ``gops validate --json`` says of it (see
-        :data:`gops_records.core.checking.VERDICT_SCHEMA`), games numbered from 1 in the chunk.
+        :data:`gops_records.games.gops.checking.VERDICT_COLUMNS`), games numbered from 1
+        in the chunk.
 
         An invalid game has no winner and no unclaimed points; its scores are what the
         rounds without a problem gave."""
