@@ -1,7 +1,7 @@
 """A replayed game as Python values: :class:`GameReport` is what the replay says about one
 game (its record, the rules it was played under, the rounds played, the outcome and every
 problem). What ``gops validate --json`` prints is built in one place only:
-:data:`gops_records.core.checking.VERDICT_COLUMNS`, from the replay's arrays.
+:data:`gops_records.games.gops.checking.VERDICT_COLUMNS`, from the replay's arrays.
 """
 
 from __future__ import annotations
