@@ -25,6 +25,20 @@ def rows(stdout: str) -> list[list[str]]:
     return [line.split() for line in stdout.splitlines() if line[:5].strip().isdigit()]
 
 
+def test_a_round_log_replays_as_its_records_do(run, data_dir, tmp_path):
+    """A CSV or JSONL round log is read as the import reads it (not as .gops text): the
+    same rounds and the same outcome as the .gops record it was written from."""
+    db, log = tmp_path / "t.duckdb", tmp_path / "club.csv"
+    assert run("import", data_dir / "club.gops", "--db", db).exit_code == 0
+    assert run("export", "--format", "csv", "--out", log, "--db", db).exit_code == 0
+    record = run("replay", data_dir / "club.gops")
+    replayed = run("replay", log)
+    assert replayed.exit_code == 0, replayed.output
+    assert replayed.stdout.splitlines()[0].startswith(f"{log} game 1 (line 2): Alice v Bruno")
+    assert rows(replayed.stdout) == rows(record.stdout)
+    assert replayed.stdout.splitlines()[-1] == record.stdout.splitlines()[-1]
+
+
 def test_first_game_by_default(run, data_dir):
     path = data_dir / "club.gops"
     result = run("replay", path)

@@ -94,8 +94,14 @@ def _notations() -> str:
     return "; ".join(f"{game.notations} ({game.title})" for game in registry.games())
 
 
+def _titles() -> str:
+    """The installed games by title: ``Gops and Gin Rummy``."""
+    titles = [game.title for game in registry.games()]
+    return ", ".join(titles[:-1]) + " and " + titles[-1] if len(titles) > 1 else titles[0]
+
+
 #: The top help (`gops --help`): what gops does, and every game's notations.
-HELP = ("Record, validate, import and study Gops (Goofspiel) and Gin Rummy games.\n\n"
+HELP = (f"Record, validate, import and study {_titles()} games.\n\n"
         f"Notations: {_notations()}. Each command has --help with an example; docs/cli.md "
         "describes them all.")
 

@@ -25,6 +25,10 @@ if TYPE_CHECKING:
 
 #: The game kinds --game takes, as the help and the messages write them: ``gops|gin``.
 KINDS = "|".join(registry.game_names())
+#: Every game's notations, for the help: ``.gops records, ...; .gin full hands, ...``.
+_NOTATIONS = "; ".join(game.notations for game in registry.games())
+#: Each game's name and title, for the help: ``gops: Gops, gin: Gin Rummy``.
+_TITLES = ", ".join(f"{game.name}: {game.title}" for game in registry.games())
 #: What --game N (a number, the old meaning) prints on stderr before it is obeyed.
 DEPRECATED_NUMBER = ("--game N for a game's number in a file is deprecated: use --number N "
                      f"(--game names the game kind: {' or '.join(registry.game_names())})")
@@ -34,18 +38,18 @@ DEPRECATED_NUMBER = ("--game N for a game's number in a file is deprecated: use 
 def replay(
     what: Annotated[str, typer.Argument(
         metavar="FILE|GAME", show_default=False,
-        help="A record file (.gops, .gin, .ginsheet), or a stored game or Gin Rummy hand: "
-             "its id or its reference (g...), as gops games lists them.")],
+        help=f"A record file ({_NOTATIONS}), or a stored game or hand: its id or its "
+             "reference (g...), as gops games lists them.")],
     number: Annotated[int | None, typer.Option(
         "--number", min=1, metavar="N", show_default=False,
-        help="Which record of the file (1-based): a game of a .gops file, a hand of a .gin "
-             "file, a sheet of a .ginsheet file.  [default: 1]")] = None,
+        help="Which record of the file (1-based): the N-th game, hand or sheet of its "
+             f"notation ({_NOTATIONS}).  [default: 1]")] = None,
     game: Annotated[str | None, typer.Option(
         "--game", "-g", metavar=KINDS, show_default=False,
         autocompletion=lambda: list(registry.game_names()),
-        help="The game kind: look a reference up among the stored Gops games only, or "
-             "among the Gin Rummy games and hands only (default: both). A number here is "
-             "the deprecated form of --number N.")] = None,
+        help=f"The game kind: look a reference up among one game's stored records only "
+             f"({_TITLES}; default: every game). A number here is the deprecated form of "
+             "--number N.")] = None,
     db: DbOption = None,
     encoding: EncodingOption = "utf-8",
 ) -> None:

@@ -1,5 +1,5 @@
-"""`gops replay` of Gops (the game's part ``replay``): a game of a .gops file or round
-log, or a stored game rebuilt as `gops export` writes it, round by round
+"""`gops replay` of Gops (the game's part ``replay``): a game of a .gops file or a round
+log (CSV, JSONL), or a stored game rebuilt as `gops export` writes it, round by round
 (:func:`gops_records.games.gops.replay_table.render_replay`).
 
 Follows :class:`gops_records.core.replay_lookup.GameReplay`. A file is read as `gops
@@ -12,6 +12,7 @@ from pathlib import Path
 
 import duckdb
 
+from gops_records.core import registry
 from gops_records.core.games_query import GameFilter
 from gops_records.core.replay_lookup import Found, Replay, ReplayError
 from gops_records.core.sources import read_text, source_name
@@ -20,15 +21,23 @@ from gops_records.games.gops.export import iter_records
 from gops_records.games.gops.games import game_matches, games_close
 from gops_records.games.gops.notation import read_reports
 from gops_records.games.gops.replay_table import render_replay
-from gops_records.games.gops.validate import validate_game
+from gops_records.games.gops.roundlogs import read_round_log
+from gops_records.games.gops.validate import validate_game, validate_games
+
+#: The notations read as round logs (plugin.py); any other file is read as .gops records.
+ROUND_LOGS = ("csv", "jsonl")
 
 
 class _GopsReplay:
     stored_noun = "Gops game"
 
     def replay_file(self, path: Path, number: int, encoding: str) -> Replay:
-        """Game ``number`` (1-based) of a .gops file or round log."""
-        reports = read_reports(read_text(path, encoding))
+        """Game ``number`` (1-based) of a .gops file or a round log (.csv, .jsonl)."""
+        text = read_text(path, encoding)
+        claimed = registry.file_kind_of(path)
+        kind = claimed[1].name if claimed else None
+        reports = validate_games([game.record for game in read_round_log(text, kind)]) \
+            if kind in ROUND_LOGS else read_reports(text)
         count = len(reports)
         if 1 <= number <= count:
             report = reports[number - 1]
