@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from gops_records.cli import app
 from gops_records.core import registry
+from gops_records.core.simulator import SimOption
 
 RUNS = [
     (["-n", "120", "--seed", "7", "--jobs", "2"],
@@ -58,3 +59,34 @@ def test_game_choices_and_help_come_from_every_registered_simulator():
             assert example in result.output
     bad = CliRunner().invoke(app, ["simulate", "--game", "chess"])
     assert bad.exit_code == 2 and "'chess' is not one of" in bad.output
+
+
+class _Third:
+    """A third game's simulator: options after --jobs, no words about other games."""
+
+    options = (SimOption("moons", ("--moons",), int, 1, "Moons.", "jobs", min=1),)
+    choice = "orbit"
+    about = "With --game orbit the bots circle."
+    examples = ("gops simulate --game orbit --moons 3",)
+    bots_help = "Orbits."
+    foreign = None
+
+    def prepare(self, request, own):  # pragma: no cover - never run here
+        raise AssertionError
+
+
+def test_a_third_game_plugs_in_its_options_help_and_errors(monkeypatch):
+    from gops_records.cli import simulate_cmd
+
+    third = registry.Game("orbit", "Orbit", ())
+    monkeypatch.setitem(simulate_cmd.SIMULATORS, "orbit", (third, _Third()))
+    names = [name for name, _, _ in simulate_cmd._parameters()]
+    assert names[names.index("jobs") + 1] == "moons"
+    assert simulate_cmd._help().endswith("With --game orbit the bots circle.")
+    assert "    gops simulate --game orbit --moons 3" in simulate_cmd._help()
+    gops, gops_sim = simulate_cmd.SIMULATORS["gops"]
+    assert simulate_cmd._foreign(gops, gops_sim, frozenset({"moons", "seed"})) == (
+        "--moons is for Orbit: add --game orbit")
+    assert simulate_cmd._foreign(third, _Third(), frozenset({"seed", "jobs"})) is None
+    assert simulate_cmd._foreign(third, _Third(), frozenset({"cards", "players"})) == (
+        "--players, --cards are for Gops: add --game gops")

@@ -27,6 +27,9 @@ R = TypeVar("R")
 #: Every game with a simulator, in registry order; the first is ``--game``'s default.
 SIMULATORS: dict[str, tuple[registry.Game, Simulator]] = {
     game.name: (game, part) for game, part in registry.parts("simulator")}
+if not SIMULATORS:
+    raise registry.UnknownGameError("no installed game has a simulator part; install "
+                                    "gops-records with pip install -e . so its games register")
 _DEFAULT_GAME, _DEFAULT = next(iter(SIMULATORS.values()))
 
 #: ``--game``'s choices.
@@ -85,26 +88,27 @@ def _help() -> str:
     return "\n\n".join([_DEFAULT.about, "Example:", examples, *others])
 
 
-def _owner(name: str) -> tuple[registry.Game, SimOption] | None:
-    for game, sim in SIMULATORS.values():
-        for option in sim.options:
-            if option.name == name:
-                return game, option
-    return None
+def _foreign(game: registry.Game, sim: Simulator, given: frozenset[str]) -> str | None:
+    """The error for options of another game given with ``--game`` ``game``, or None."""
+    wrong = [(other, option) for _, (other, s) in SIMULATORS.items() if other.name != game.name
+             for option in s.options if option.name in given]
+    if not wrong:
+        return None
+    other = wrong[0][0]
+    flags = [option.flag for _, option in wrong]
+    return (f"{', '.join(flags)} {'is' if len(flags) == 1 else 'are'} for {other.title}"
+            + (sim.foreign if sim.foreign is not None else f": add --game {other.name}"))
 
 
 def simulate(ctx: typer.Context, **values: Any) -> None:
+    """Check the shared options and the chosen game's, then write its records (the help
+    text is the games' own, set below)."""
     game, sim = SIMULATORS[values["game"].value]
     given = frozenset(name for name in values
                       if ctx.get_parameter_source(name).name == "COMMANDLINE")
-    owners = [_owner(name) for name in given]
-    wrong = [(g, o) for g, o in (owner for owner in owners if owner) if g.name != game.name]
-    if wrong:
-        wrong.sort(key=lambda w: _ORDER.index(w[1].name))
-        other = wrong[0][0]
-        flags = [o.flag for _, o in wrong]
-        fail(f"{', '.join(flags)} {'is' if len(flags) == 1 else 'are'} for {other.title}"
-             + (sim.foreign if sim.foreign is not None else f": add --game {other.name}"))
+    wrong = _foreign(game, sim, given)
+    if wrong is not None:
+        fail(wrong)
     request = SimRequest(values["games"], values["seed"], values["bots"], values["broken"],
                          values["start"], values["jobs"], given)
     try:
@@ -138,7 +142,6 @@ def _write_records(out: Path | None, write: Callable[[TextIO], R]) -> R:
 
 
 _PARAMETERS = _parameters()
-_ORDER = [name for name, _, _ in _PARAMETERS]
 simulate.__doc__ = _help()
 simulate.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
     [inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD,
