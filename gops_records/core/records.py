@@ -39,18 +39,13 @@ class TagNames:
     def canonical(self, name: str) -> str:
         """A known tag's name in canonical case (``event`` -> ``Event``); any other name
         as written."""
-        return self._canonical.get(name.lower(), name)
+        return name if name in self._rank else self._canonical.get(name.lower(), name)
 
     def ordered(self, tags: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
         """``tags`` in writing order: the known ones in the notation's order, then the
         others in file order."""
         last = len(self._rank)
         return sorted(tags, key=lambda kv: self._rank.get(kv[0], last))
-
-
-def items(tags: Tags) -> Iterable[tuple[str, str]]:
-    """The (name, value) pairs of a record's tags, in the record's order."""
-    return tags.items() if isinstance(tags, Mapping) else tags
 
 
 class TaggedRecord:
@@ -70,7 +65,7 @@ class TaggedRecord:
         has no such tag."""
         key = self.TAG_NAMES.canonical(name)
         tags = self.tags
-        if isinstance(tags, Mapping):
+        if not isinstance(tags, tuple):  # a mapping
             return tags.get(key)
         for written, value in tags:
             if written == key:
