@@ -4,6 +4,10 @@ Every game found is either stored (valid) or quarantined in ``rejects`` with its
 text and every problem (invalid). A file that cannot be decoded is quarantined whole.
 The whole import is one transaction: if it is interrupted, the database is left as it
 was before. Re-importing the same records adds nothing and counts them as duplicates.
+
+Each file is read by the reader its name selects (the game registry; the protocol is
+:class:`gops_records.core.reading.FileReader`) and stored through its game's load session,
+one per game for the whole import: this module names no game.
 """
 
 from __future__ import annotations

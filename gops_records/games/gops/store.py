@@ -40,8 +40,6 @@ _CHILD_KEYS = {
     "round_rows": ["game_id", "round_no"],
     "variant_round_rows": ["game_id", "round_no"],
 }
-#: Records gathered before a load (about; a batch is never split).
-BATCH_GAMES = 20_000
 
 
 class GopsLoad:
@@ -53,7 +51,7 @@ class GopsLoad:
     import (:class:`bid_groups.Background`)."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection, import_id: int,
-                 batch_games: int = BATCH_GAMES) -> None:
+                 batch_games: int) -> None:
         self.con, self.import_id, self.limit = con, import_id, batch_games
         self.known = KnownGames(con, "games", "game_id")
         self.groups = bid_groups.Background(import_id)
