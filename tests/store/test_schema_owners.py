@@ -98,6 +98,42 @@ def test_a_new_database_has_exactly_the_schema_the_store_made_before(tmp_path: P
         assert now[what] == before[what], what
 
 
+#: A version 1 database as gops made it then (the package given holds MIGRATIONS[0]).
+_MAKE_V1 = """
+import sys, duckdb
+from gops_records.core.store.schema import MIGRATIONS
+con = duckdb.connect(sys.argv[1])
+con.execute(MIGRATIONS[0].sql)
+con.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, "
+            "name VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL)")
+con.execute("INSERT INTO schema_migrations VALUES (1, ?, now()::TIMESTAMP)",
+            [MIGRATIONS[0].name])
+con.close()
+"""
+
+
+def test_a_version_1_database_upgrades_as_it_did_before(tmp_path: Path) -> None:
+    source = _source_of(BEFORE, tmp_path / "before")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(source),
+                                                      os.environ.get("PYTHONPATH", "")]))
+    v1 = tmp_path / "v1.duckdb"
+    subprocess.run([sys.executable, "-c", _MAKE_V1, str(v1)], check=True, env=env,
+                   cwd=tmp_path)
+    upgraded = {}
+    for who, package in (("old", source), ("new", None)):
+        copy = tmp_path / who / "gops.duckdb"
+        copy.parent.mkdir()
+        shutil.copyfile(v1, copy)
+        more = {} if package is None else {"PYTHONPATH": env["PYTHONPATH"]}
+        subprocess.run([sys.executable, "-c", _MAKE, str(copy)], check=True,
+                       env=dict(os.environ, **more), cwd=copy.parent)
+        upgraded[who] = _described(copy)
+    assert upgraded["new"]["migrations"] == upgraded["old"]["migrations"]
+    assert len(upgraded["new"]["migrations"]) == 14
+    for what in DESCRIBE:
+        assert upgraded["new"][what] == upgraded["old"][what], what
+
+
 def test_each_version_comes_from_its_owner() -> None:
     owners = {v.version: [owner for owner, _ in v.parts] for v in versions()}
     assert owners == {
