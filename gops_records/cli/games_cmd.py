@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -24,6 +24,9 @@ from gops_records.cli.export_cmd import (
 from gops_records.cli.options import DEFAULT_GAME, DbOption, GameKind, games_help
 from gops_records.core import registry
 from gops_records.core.errors import GopsError
+
+if TYPE_CHECKING:
+    from gops_records.core.games_query import GameListing
 
 DEFAULT_LIMIT = 100
 
@@ -67,11 +70,11 @@ def games(
     from gops_records.core.store.db import reading
 
     selection = selection_of(player, event, date_from, date_to)
-    listed = registry.game(kind.value)
-    default = registry.games()[0]
+    listed, default = registry.game(kind.value), registry.games()[0]
+    listing: GameListing = listed.part("games")
     try:
         with reading(db) as con:
-            found, total = listed.part("games").find(con, selection, limit or None)
+            found, total = listing.find(con, selection, limit or None)
             others = [(game, game.part("games").stored(con)) for game in registry.games()
                       if listed is default and game is not default and "games" in game.parts]
     except GopsError as exc:
@@ -80,11 +83,11 @@ def games(
         _print_json(found, total)
         return
     if found:
-        typer.echo(listed.part("games").table(found))
+        typer.echo(listing.table(found))
     # the default listing names the other games' stored ones
     notes = "".join(f"; {n} {game.title} game{'s' * (n != 1)} stored: gops games --game "
                     f"{game.name} lists them" for game, n in others if n)
-    typer.echo(listed.part("games").summary(found, total) + notes)
+    typer.echo(listing.summary(found, total) + notes)
 
 
 def _print_json(found: list, total: int) -> None:
