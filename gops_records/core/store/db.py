@@ -17,14 +17,17 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import duckdb
-import polars as pl
 
 from gops_records.core.errors import GopsError
 from gops_records.core.sources import _kind as file_kind
-from gops_records.core.store.migrations import Version
+from gops_records.core.store.migrations import Version, fill_step
 from gops_records.core.store.schema import MARK_APPLICATION, MARK_TABLE, MARK_VERSION, versions
+
+if TYPE_CHECKING:  # polars loads only where a query's frame is wanted
+    import polars as pl
 
 DEFAULT_DB = Path("data") / "gops.duckdb"
 ENV_VAR = "GOPS_DB"
@@ -516,7 +519,8 @@ def _apply(con: duckdb.DuckDBPyConnection, version: Version, fill: bool) -> None
     """Run one version's parts, then record it in ``schema_migrations`` under its name."""
     for _owner, part in version.parts:
         con.execute(part.sql)
-        if fill and part.fill is not None:
-            part.fill(con)
+        step = fill_step(part) if fill else None
+        if step is not None:
+            step(con)
     con.execute("INSERT INTO schema_migrations VALUES (?, ?, now()::TIMESTAMP)",
                 [version.version, version.name])

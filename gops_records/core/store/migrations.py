@@ -45,14 +45,16 @@ STORE = "store"
 @dataclass(frozen=True, slots=True)
 class Migration:
     """One owner's part of one schema version: its SQL, then (if any) a step that fills the
-    new tables from the rows already stored, in the same transaction. ``name`` is what
+    new tables from the rows already stored, in the same transaction. ``fill`` is the step
+    or a ``"module:attribute"`` reference to it, loaded only when it runs (so reading the
+    schema at every open imports nothing heavy). ``name`` is what
     ``schema_migrations`` records for the version (one part of a version has it, the others
     None); ``tables`` are the tables and views it adds that users may query."""
 
     version: int
     name: str | None
     sql: str
-    fill: Callable[[duckdb.DuckDBPyConnection], None] | None = None
+    fill: Callable[[duckdb.DuckDBPyConnection], None] | str | None = None
     tables: tuple[str, ...] = ()
 
 
@@ -126,3 +128,8 @@ def tables(versions: Sequence[Version]) -> tuple[str, ...]:
     """The tables and views users may query (docs/schema.md), in the order they were added."""
     return tuple(dict.fromkeys(table for version in versions
                                for _, step in version.parts for table in step.tables))
+
+
+def fill_step(part: Migration) -> Callable[[duckdb.DuckDBPyConnection], None] | None:
+    """The fill step of ``part``, loading it if it is named by reference."""
+    return registry.load(part.fill) if isinstance(part.fill, str) else part.fill

@@ -19,11 +19,11 @@ GAME = Game(
     parts={
         # one line per part, "name": f"{_P}.module:ATTRIBUTE"
         "schema": f"{_P}.schema:MIGRATIONS",  # its tables (core/store/migrations.py)
-        "pages": "gops_records.dashboards.gin.pages:PAGES",  # the dashboard's
         "simulator": f"{_P}.simulator:SIMULATOR",  # gops simulate --game gin
         "exports": f"{_P}.exports:FORMATS",  # gops export --format gin|ginsheet
         "games": f"{_P}.games:LISTING",  # gops games --game gin
         "replay": f"{_P}.replays:REPLAY",  # gops replay FILE|REF
+        "pages": "gops_records.dashboards.gin.pages:PAGES",  # the dashboard's
     },
     order=1,
 )

@@ -19,13 +19,13 @@ GAME = Game(
     parts={
         # one line per part, "name": f"{_P}.module:ATTRIBUTE"
         "schema": f"{_P}.schema:MIGRATIONS",  # its tables (core/store/migrations.py)
-        "schema.bid_groups": f"{_P}.analytics.bid_groups:MIGRATIONS",  # derived
+        "schema.bid_groups": f"{_P}.analytics.bid_groups_schema:MIGRATIONS",  # derived
         "schema.scout_reports": f"{_P}.scouting.kept_store:MIGRATIONS",  # derived
-        "pages": "gops_records.dashboards.gops.pages:PAGES",  # the dashboard's
         "simulator": f"{_P}.simulator:SIMULATOR",  # gops simulate
         "exports": f"{_P}.exports:FORMATS",  # gops export --format gops|csv|parquet
         "games": f"{_P}.games:LISTING",  # gops games
         "replay": f"{_P}.replays:REPLAY",  # gops replay FILE|REF
         "commands": f"{_P}.commands:register",  # gops solve, gops scout
+        "pages": "gops_records.dashboards.gops.pages:PAGES",  # the dashboard's
     },
 )
