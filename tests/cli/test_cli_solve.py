@@ -107,4 +107,4 @@ def test_help_has_an_example() -> None:
 def test_a_hand_beyond_the_solvers_reach_is_refused_at_once() -> None:
     result = run("--cards", "9", "--tie-rule", "carry", "--objective", "win")
     assert result.exit_code == 2
-    assert "at most 7 cards" in result.stderr and "theory.md" in result.stderr
+    assert "at most 8 cards" in result.stderr and "theory.md" in result.stderr

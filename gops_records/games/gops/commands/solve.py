@@ -14,8 +14,9 @@ from gops_records.games.gops.rules import TieRule
 from gops_records.games.gops.theory.position import Objective
 
 #: The largest hand `gops solve` analyses: the solver's time grows 5 to 30 times a card;
-#: 8 cards take half a minute to ten minutes (docs/theory.md, benchmarks/bench_solve.py).
-MAX_HAND = 7
+#: 8 cards take 1 to 16 s, 9 cards 9 s to 5.5 minutes of CPU (docs/theory.md,
+#: benchmarks/bench_solve.py).
+MAX_HAND = 8
 
 
 class Order(StrEnum):
@@ -63,7 +64,7 @@ def solve(
 
     For each prize that can be revealed next, prints the value of that prize's game and
     both players' equilibrium mixes over their cards. Without --hand-a, --hand-b and
-    --prizes: the start of an N-card game. Hands of at most 7 cards. See docs/theory.md.
+    --prizes: the start of an N-card game. Hands of at most 8 cards. See docs/theory.md.
 
     Example:
 
@@ -95,7 +96,7 @@ def solve(
         fail(str(exc))
     if pos.rounds_left > MAX_HAND:
         fail(f"a position of {pos.rounds_left} cards a hand: gops solve analyses hands of "
-             f"at most {MAX_HAND} cards (8 take from half a minute to ten minutes, more far "
+             f"at most {MAX_HAND} cards (9 take from 9 s to about 5.5 minutes of CPU, more far "
              "longer; see docs/theory.md)")
     solver = Solver(setting)
     analysis = solver.analyse(pos)
