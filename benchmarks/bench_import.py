@@ -137,7 +137,7 @@ def pyspiel_replay(games: list[list[tuple[int, int, int]]]) -> tuple[float, list
 
 def discard_check(games: int = 2000) -> tuple[int, int]:
     """Our scores against OpenSpiel's on discard games (OpenSpiel discards ties)."""
-    from gops_records.games.gops.notation import read_reports
+    from gops_records.games.gops.reading import read_reports
 
     text = records(games, 5, tie_rule="discard").read_text(encoding="utf-8")
     ours = [list(r.outcome.scores) for r in read_reports(text)]

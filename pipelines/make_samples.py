@@ -20,7 +20,8 @@ from gops_records.pipelines.samples import SAMPLES, SampleSet  # noqa: F401 (tes
 from gops_records.pipelines.samples import main as run
 
 from gops_records.core.clubs import tag_date
-from gops_records.games.gops.notation import read_reports, write_game
+from gops_records.games.gops.notation import write_game
+from gops_records.games.gops.reading import read_reports
 from gops_records.games.gops.rules import RuleProfile, TieRule
 from gops_records.games.gops.simulate import (
     CLUBS,

@@ -9,7 +9,8 @@ import pytest
 from gops_records.core.errors import DecodeError
 from gops_records.core.verdicts import echo
 from gops_records.games.gops.checking import VERDICT_COLUMNS, check_bytes
-from gops_records.games.gops.notation import read_reports, write_game
+from gops_records.games.gops.notation import write_game
+from gops_records.games.gops.reading import read_reports
 from gops_records.games.gops.rules import RuleProfile, TieRule
 from gops_records.games.gops.simulate import BrokenRecord, simulate
 

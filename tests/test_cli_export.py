@@ -18,7 +18,7 @@ from gops_records.core.games_query import GameFilter
 from gops_records.core.importer import import_paths
 from gops_records.core.store.db import reading
 from gops_records.games.gops.export import iter_records
-from gops_records.games.gops.notation import iter_games
+from gops_records.games.gops.reading import iter_games
 
 ENV = {"COLUMNS": "250", "GOPS_DB": ""}
 

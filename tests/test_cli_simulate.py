@@ -7,7 +7,7 @@ from collections import Counter
 from typer.testing import CliRunner
 
 from gops_records.cli import app
-from gops_records.games.gops.notation import parse
+from gops_records.games.gops.reading import parse
 from gops_records.games.gops.simulate import player
 from gops_records.games.gops.validate import validate_game
 

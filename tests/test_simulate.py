@@ -13,13 +13,8 @@ import pytest
 from gops_records.core.clubs import UnknownBotError
 from gops_records.games.gops.bots import Bot, Personality, PrizeBot, RandomBot
 from gops_records.games.gops.errors import CardNotInHand, PrizeRepeated
-from gops_records.games.gops.notation import (
-    GameRecord,
-    parse,
-    read_reports,
-    write_game,
-    write_games,
-)
+from gops_records.games.gops.notation import GameRecord, write_game, write_games
+from gops_records.games.gops.reading import parse, read_reports
 from gops_records.games.gops.rules import PrizeOrder, RuleProfile, TieRule
 from gops_records.games.gops.simulate import (
     CLUBS,

@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 from gops_records.cli.app import app
 from gops_records.games.gops.bots import BOTS, Situation, nearest_sum
 from gops_records.games.gops.cards import SEATS
-from gops_records.games.gops.notation import read_reports, write_game
+from gops_records.games.gops.notation import write_game
+from gops_records.games.gops.reading import read_reports
 from gops_records.games.gops.rules import RuleProfile, TieRule
 from gops_records.games.gops.simulate import broken_records, play_game, record_of
 

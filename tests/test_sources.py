@@ -9,7 +9,7 @@ import pytest
 
 from gops_records.core.errors import DecodeError, GopsError
 from gops_records.core.sources import SourceError, decode, find_files, read_text
-from gops_records.games.gops.notation import parse
+from gops_records.games.gops.reading import parse
 
 
 def test_data_files_are_as_awkward_as_they_claim(data_dir):

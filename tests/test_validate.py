@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from gops_records.games.gops.notation import parse, read_reports, write_game
+from gops_records.games.gops.notation import write_game
+from gops_records.games.gops.reading import parse, read_reports
 from gops_records.games.gops.replay.problems import CODES as ALL_CODES
 from gops_records.games.gops.report import GameReport
 from gops_records.games.gops.rules import PrizeOrder, TieRule

@@ -88,9 +88,9 @@ def _name_values(param) -> None:
             param.metavar = word
 
 
-def _notations() -> str:
-    """Every game's notations, as the top help names them: ``.gops records, CSV / JSONL
-    round logs (Gops); .gin full hands, .ginsheet score sheets (Gin Rummy)``."""
+def notations() -> str:
+    """Every game's notations, as the help texts name them: ``.gops records, CSV round
+    logs, JSONL round logs (Gops); .gin full hands, .ginsheet score sheets (Gin Rummy)``."""
     return "; ".join(f"{game.notations} ({game.title})" for game in registry.games())
 
 
@@ -102,7 +102,7 @@ def _titles() -> str:
 
 #: The top help (`gops --help`): what gops does, and every game's notations.
 HELP = (f"Record, validate, import and study {_titles()} games.\n\n"
-        f"Notations: {_notations()}. Each command has --help with an example; docs/cli.md "
+        f"Notations: {notations()}. Each command has --help with an example; docs/cli.md "
         "describes them all.")
 
 app = typer.Typer(

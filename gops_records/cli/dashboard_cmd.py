@@ -15,6 +15,7 @@ import typer
 from gops_records.cli.app import app, fail, fail_on
 from gops_records.cli.import_cmd import describe_summary
 from gops_records.cli.options import DbOption
+from gops_records.core import registry
 from gops_records.core.errors import GopsError
 
 DEFAULT_PORT = 8501
@@ -40,7 +41,7 @@ def samples_dir() -> Path | None:
     candidates = (Path(__file__).resolve().parents[2] / "data" / "samples",
                   Path.cwd() / "data" / "samples")
     for folder in candidates:
-        if folder.is_dir() and any(folder.rglob("*.gops")):
+        if folder.is_dir() and any(registry.file_kind_of(path) for path in folder.rglob("*")):
             # stored as each game's source: data/samples/... when run from the project
             return folder.relative_to(Path.cwd()) if folder.is_relative_to(Path.cwd()) \
                 else folder
@@ -159,7 +160,7 @@ def demo(
 
     folder = samples_dir()
     if folder is None:
-        fail("cannot find the bundled samples (data/samples/*.gops); run gops demo from "
+        fail("cannot find the bundled samples (data/samples/); run gops demo from "
              "the project folder, or import your own records with gops import PATH")
     if not no_dashboard:
         check_port(address, port)  # before importing: say so at once

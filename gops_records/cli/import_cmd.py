@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from gops_records.cli.app import EXIT_INVALID, EXIT_OK, EXIT_USAGE, app, fail_on
+from gops_records.cli.app import EXIT_INVALID, EXIT_OK, EXIT_USAGE, app, fail_on, notations
 from gops_records.cli.options import DbOption
 from gops_records.cli.validate_cmd import EncodingOption
 from gops_records.core.errors import GopsError
@@ -22,8 +22,7 @@ if TYPE_CHECKING:
 def import_(
     paths: Annotated[list[Path], typer.Argument(
         metavar="PATH...", show_default=False,
-        help="Files or folders: .gops records, .csv / .jsonl round logs (CSV / JSONL), "
-             ".gin Gin Rummy hands, .ginsheet score sheets.")],
+        help=f"Files or folders: {notations()}.")],
     db: DbOption = None,
     strict: Annotated[bool, typer.Option(
         "--strict", help="Exit 1 if any record was rejected.")] = False,

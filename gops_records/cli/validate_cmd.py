@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from gops_records.cli.app import EXIT_INVALID, EXIT_OK, EXIT_USAGE, app
+from gops_records.cli.app import EXIT_INVALID, EXIT_OK, EXIT_USAGE, app, notations
 from gops_records.core.errors import GopsError
 
 EncodingOption = Annotated[str, typer.Option(
@@ -19,10 +19,9 @@ EncodingOption = Annotated[str, typer.Option(
 def validate(
     paths: Annotated[list[str], typer.Argument(
         metavar="PATH...", show_default=False,
-        help="Files or folders: .gops records, .csv / .jsonl round logs (CSV / JSONL), .gin "
-             "Gin Rummy hands, .ginsheet score sheets (read as gops import reads them).")],
+        help=f"Files or folders: {notations()} (read as gops import reads them).")],
     as_json: Annotated[bool, typer.Option(
-        "--json", help="One JSON object per game (a Gin Rummy hand or sheet) per line.")]
+        "--json", help="One JSON object per record (a game, a hand, a sheet) per line.")]
     = False,
     encoding: EncodingOption = "utf-8",
 ) -> None:

@@ -14,8 +14,8 @@ import a game; import-linter holds that in CI (pyproject.toml, ``[tool.importlin
 A :class:`Game` is light: names, suffixes and *references* (``"module:attribute"``) to the
 parts that do the work, loaded only when used (:func:`load`), so ``gops --help`` does not
 import polars, DuckDB or a rules engine. The protocol each part follows is declared by the
-shared layer that calls it (e.g. the importer's reader protocol in
-:mod:`gops_records.core.importer`), next to its only caller.
+shared layer that calls it (e.g. the reader protocol every notation follows
+in :mod:`gops_records.core.reading`), next to its caller.
 """
 
 from __future__ import annotations

@@ -10,15 +10,8 @@ from hypothesis import strategies as st
 
 from gops_records.core.sources import decode
 from gops_records.games.gops.cards import RANK_BY_TEXT, SUIT_BY_TEXT, Suit
-from gops_records.games.gops.notation import (
-    CardToken,
-    GameRecord,
-    Problem,
-    RoundRecord,
-    Span,
-    iter_games,
-    parse,
-)
+from gops_records.games.gops.notation import CardToken, GameRecord, Problem, RoundRecord, Span
+from gops_records.games.gops.reading import iter_games, parse
 
 ISSUE_EXAMPLE = """\
 [Event "Thursday club"]

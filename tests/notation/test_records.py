@@ -7,7 +7,8 @@ from gops_records.core.problems import Span
 from gops_records.core.records import TagNames, TagReading
 from gops_records.games.gin.notation import parse_hands, write_hand
 from gops_records.games.gin.sheet import parse_sheets, write_sheet
-from gops_records.games.gops.notation import parse, write_game
+from gops_records.games.gops.notation import write_game
+from gops_records.games.gops.reading import parse
 
 NAMES = TagNames(("Event", "Date", "A", "B"))
 

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from gops_records.games.gops.cards import Suit
-from gops_records.games.gops.notation import BidToken, CardToken, parse, read_reports, write_game
+from gops_records.games.gops.notation import BidToken, CardToken, write_game
 from gops_records.games.gops.notation.tokens import Group, Kind, Shape, read_word, tokenize
+from gops_records.games.gops.reading import parse, read_reports
 
 DOC = Path(__file__).parents[2] / "docs" / "notation.md"
 

@@ -16,12 +16,12 @@ from gops_records.games.gops.notation import (
     GameRecord,
     RoundRecord,
     format_result,
-    parse,
     write_game,
     write_games,
 )
 from gops_records.games.gops.notation.tokens import WHITESPACE
 from gops_records.games.gops.notation.writer import escape
+from gops_records.games.gops.reading import parse
 
 MESSY = """\
 ; typed in a hurry

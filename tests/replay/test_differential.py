@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 
 from gops_records.games.gops.cards import SEATS, Seat, Suit
 from gops_records.games.gops.checking import check_bytes
-from gops_records.games.gops.notation import CardToken, GameRecord, RoundRecord, read_reports
+from gops_records.games.gops.notation import CardToken, GameRecord, RoundRecord
 from gops_records.games.gops.notation.layouts import LAYOUTS, Layout, write_games_in_layout
+from gops_records.games.gops.reading import read_reports
 from gops_records.games.gops.rules import Game, PrizeOrder, RuleProfile, TieRule
 
 ALL_LAYOUTS = LAYOUTS + (

@@ -13,7 +13,7 @@ from gops_records.core.importer import import_paths
 from gops_records.core.sources import SourceError, read_regular_file
 from gops_records.core.store.db import reading
 from gops_records.games.gops.checking import check_bytes
-from gops_records.games.gops.notation import read_reports
+from gops_records.games.gops.reading import read_reports
 
 SAMPLES = Path(__file__).parents[2] / "data" / "samples"
 

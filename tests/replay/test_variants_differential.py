@@ -15,11 +15,10 @@ from gops_records.games.gops.notation import (
     CardToken,
     GameRecord,
     RoundRecord,
-    parse,
-    read_reports,
     write_game,
 )
 from gops_records.games.gops.notation.layouts import write_games_in_layout
+from gops_records.games.gops.reading import parse, read_reports
 from gops_records.games.gops.rules import Game, PrizeOrder, RuleProfile, TieRule, resolve
 
 

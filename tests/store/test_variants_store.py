@@ -13,7 +13,8 @@ import pytest
 from gops_records.core.export import export_games
 from gops_records.core.importer import import_paths
 from gops_records.core.store.db import reading
-from gops_records.games.gops.notation import parse, read_reports, write_games
+from gops_records.games.gops.notation import write_games
+from gops_records.games.gops.reading import parse, read_reports
 from gops_records.games.gops.replay import read_chunk, replay_tokens
 from gops_records.games.gops.replay.frames import ChunkGames
 from gops_records.games.gops.replay.records import record_tokens

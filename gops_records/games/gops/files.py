@@ -109,7 +109,7 @@ class GopsReader:
             if self.round_log:
                 games = read_round_log(raw_text, self.kind)
                 return games[0].record if games else None
-            from gops_records.games.gops.notation import parse
+            from gops_records.games.gops.reading import parse
 
             records = parse(raw_text)
             return records[0] if records else None

@@ -19,7 +19,7 @@ from gops_records.core.sources import read_text, source_name
 from gops_records.core.store.db import reading, resolve_db
 from gops_records.games.gops.export import iter_records
 from gops_records.games.gops.games import game_matches, games_close
-from gops_records.games.gops.notation import read_reports
+from gops_records.games.gops.reading import read_reports
 from gops_records.games.gops.replay_table import render_replay
 from gops_records.games.gops.roundlogs import read_round_log
 from gops_records.games.gops.validate import validate_game, validate_games

@@ -1,6 +1,6 @@
 """Validation by replay: every problem of a game, from the one reading core.
 
-Text is read and checked by :func:`gops_records.games.gops.notation.read_reports` (and, a chunk
+Text is read and checked by :func:`gops_records.games.gops.reading.read_reports` (and, a chunk
 at a time, by the importer and ``gops validate``). :func:`validate_game` checks a
 record that was not read from text (a round log's game, a record built in Python)
 by the same replay, through tokens made of the record; problems the record already

@@ -1,6 +1,7 @@
-"""The .gops record notation: the tokenizer (:mod:`.tokens`), the reader into Python
-values (:mod:`.reader`), the record model with spans (:mod:`.model`) and the canonical
-writer (:mod:`.writer`)."""
+"""The .gops record notation: the tokenizer (:mod:`.tokens`), the record model with spans
+(:mod:`.model`) and the canonical writer (:mod:`.writer`). Text is read into records by
+the replay (:mod:`gops_records.games.gops.reading`: ``parse``, ``read_reports``), which
+uses the notation and is not part of it, so the two never import each other."""
 
 from gops_records.core.problems import Problem, Span
 from gops_records.games.gops.notation.model import (
@@ -12,11 +13,10 @@ from gops_records.games.gops.notation.model import (
     GameRecord,
     RoundRecord,
 )
-from gops_records.games.gops.notation.reader import iter_games, parse, read_reports  # noqa: I001
 from gops_records.games.gops.notation.writer import format_result, write_game, write_games
 
 __all__ = [
     "KNOWN_TAGS", "PLAYER_TAGS", "Bid", "BidToken", "CardToken", "GameRecord", "Problem",
     "RoundRecord", "Span",
-    "iter_games", "parse", "read_reports", "format_result", "write_game", "write_games",
+    "format_result", "write_game", "write_games",
 ]
