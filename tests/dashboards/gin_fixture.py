@@ -1,5 +1,6 @@
 """A small hand-written Gin Rummy database for the Gin pages' tests (figures worked out by
-hand in test_gin_pages.py and tests/gin/test_gin_analytics.py), from tests/gin/gin_club.gin:
+hand in test_gin_pages.py and tests/games/gin/test_gin_analytics.py), from
+tests/games/gin/gin_club.gin:
 docs/gin.md's worked game and the issue's undercut hands.
 
 - ``Alice v Bruno``, game 1 (2026-03-05): hand 1, Bruno takes the upcard 6♣ and goes gin
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from gops_records.core.importer import import_paths
 
-#: The records (tests/gin/gin_club.gin, shared with the analytics tests).
+#: The records (tests/games/gin/gin_club.gin, shared with the analytics tests).
 RECORDS = Path(__file__).resolve().parents[1] / "gin" / "gin_club.gin"
 
 

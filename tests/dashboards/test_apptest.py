@@ -26,9 +26,9 @@ from gops_records.dashboards.gops.session import STANDINGS_WIDTHS
 from gops_records.dashboards.text import escape_md
 from streamlit.testing.v1 import AppTest
 
+from gops_records.core.game_refs import game_ref
 from gops_records.core.importer import import_paths
 from gops_records.core.stats import wilson
-from gops_records.games.gops.analytics.games import game_ref
 
 APP = Path(__file__).resolve().parents[2] / "dashboards" / "app.py"
 PAGES = ("gops/session.py", "gops/players.py", "gops/ties.py", "gops/h2h.py",

@@ -19,8 +19,8 @@ from test_apptest import charts_of, metrics, start
 from typer.testing import CliRunner
 
 from gops_records.cli import app
+from gops_records.core.game_refs import game_ref
 from gops_records.core.importer import import_paths
-from gops_records.games.gops.analytics.games import game_ref
 
 #: file stem -> the `gops simulate` options that wrote it
 SIMULATED = {

@@ -3,7 +3,7 @@ Gops games and Gin hands, and a copy of each (events "Odd ...") dated year 0, 44
 10000, ±infinity, DuckDB's first and last day, NULL. Every page rendered
 "'<' not supported between instances of 'datetime.date' and 'str'" before.
 
-(Named apart from tests/analytics/test_odd_dates.py: two test files of one name in
+(Named apart from tests/games/gops/analytics/test_odd_dates.py: two test files of one name in
 folders without ``__init__.py`` cannot be collected in one run.)"""
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from club_fixture import GAMES, write_records
 from odd_dates import renamed, set_odd_dates
 from streamlit.testing.v1 import AppTest
 
+from gops_records.core.game_refs import game_ref
 from gops_records.core.importer import import_paths
-from gops_records.games.gops.analytics.games import game_ref
 
 APP = Path(__file__).resolve().parents[2] / "dashboards" / "app.py"
 GIN_CLUB = Path(__file__).resolve().parents[1] / "gin" / "gin_club.gin"

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from store.gamefiles import club_game, run_python
+from core.store.gamefiles import club_game, run_python
 
 from gops_records.core.registry import suffixes
 

@@ -16,7 +16,7 @@ import os
 from pathlib import Path
 
 import pytest
-from store.gamefiles import club_game
+from core.store.gamefiles import club_game
 from typer.testing import CliRunner
 
 from gops_records.cli import app

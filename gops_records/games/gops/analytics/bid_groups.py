@@ -12,7 +12,7 @@ never deleted, so they stay right. Filtered views are computed from the bids as 
 (analytics.bidding).
 
 Rows are computed by the same code as a live view (``HandFacts.of``, ``group_frame``,
-``cluster_frame``), so there is one rule; tests/analytics/test_bidding_reference.py holds
+``cluster_frame``), so there is one rule; tests/games/gops/analytics/test_bidding_reference.py holds
 the stored and the live frames equal to each other and to the old window query.
 """
 

@@ -2,7 +2,7 @@
 
 This is the one implementation of the rules that reading uses (``gops validate``,
 ``gops import``, ``gops replay``, round logs): :class:`gops_records.games.gops.rules.Game` is the
-readable reference, held equal to this by ``tests/replay/test_differential.py``.
+readable reference, held equal to this by ``tests/games/gops/replay/test_differential.py``.
 
 Checks, per round: the round's number, its count of cards, ranks within the deck,
 suits that fit their role, a prize revealed once and in the fixed order, each seat's

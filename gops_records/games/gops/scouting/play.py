@@ -10,8 +10,9 @@ Nothing here restates a rule: the rounds are scored by
 :func:`gops_records.games.gops.replay.engine.play_rounds`, the vectorised rules the replay uses
 (the value a round's pool carries in depends only on the rounds before it, so the rounds
 so far are scored again each round to know the pool on offer). The readable
-:class:`gops_records.games.gops.rules.Game` is the reference: ``tests/scouting/test_scout_play.py``
-replays simulated games through it and finds the same rounds, pools and points.
+:class:`gops_records.games.gops.rules.Game` is the reference:
+``tests/games/gops/scouting/test_scout_play.py`` replays simulated games through it and
+finds the same rounds, pools and points.
 """
 
 from __future__ import annotations

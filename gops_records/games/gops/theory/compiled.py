@@ -15,8 +15,9 @@ moves exactly that part into machine code. Every function is cached by numba
 compiles nothing.
 
 The round's outcome (:func:`_outcome`: who takes the pot, what a tie carries) is
-re-stated here from :meth:`solver.Solver.matrix`; tests/theory/test_compiled.py holds this
-path equal to the plain rules on every reachable position of N <= 5, both tie rules, both
+re-stated here from :meth:`solver.Solver.matrix`;
+tests/games/gops/theory/test_compiled.py holds this path equal to the plain rules on every
+reachable position of N <= 5, both tie rules, both
 objectives.
 """
 

@@ -1,7 +1,7 @@
 """Transformations that leave a position's value unchanged (docs/theory.md says why).
 
 Each is a member of :class:`Reduction`; the solver applies those it is given, and
-tests/theory/test_reductions.py holds each one, alone and all together, equal to the
+tests/games/gops/theory/test_reductions.py holds each one, alone and all together, equal to the
 plain solver on every position of small N.
 """
 

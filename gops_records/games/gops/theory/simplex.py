@@ -5,7 +5,7 @@ most 13 x 13, where a tableau simplex takes microseconds. With every entry shift
 least 1 (A = M + c), the value of A is 1 / max{sum(w) : A w <= 1, w >= 0} (B's side), so
 the all-slack basis is feasible and no first phase is needed. Bland's rule (the lowest
 index enters and leaves) rules out cycling on degenerate games. HiGHS stays the oracle:
-tests/theory/test_simplex.py holds the two equal on random games and on the solver's own.
+tests/games/gops/theory/test_simplex.py holds the two equal on random games and on the solver's own.
 """
 
 from __future__ import annotations

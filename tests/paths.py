@@ -1,0 +1,7 @@
+"""Where the tests find the project's files, wherever a test module sits in tests/."""
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TESTS = ROOT / "tests"
+DATA = TESTS / "data"
