@@ -19,7 +19,7 @@ from pathlib import Path
 from gops_records.core.importer import import_paths
 
 #: The records (tests/games/gin/gin_club.gin, shared with the analytics tests).
-RECORDS = Path(__file__).resolve().parents[1] / "gin" / "gin_club.gin"
+RECORDS = Path(__file__).resolve().parents[1] / "games" / "gin" / "gin_club.gin"
 
 
 def build_gin_db(folder: Path) -> Path:

@@ -21,7 +21,7 @@ from gops_records.core.game_refs import game_ref
 from gops_records.core.importer import import_paths
 
 APP = Path(__file__).resolve().parents[2] / "dashboards" / "app.py"
-GIN_CLUB = Path(__file__).resolve().parents[1] / "gin" / "gin_club.gin"
+GIN_CLUB = Path(__file__).resolve().parents[1] / "games" / "gin" / "gin_club.gin"
 PAGES = {"gops/session.py": "Session results", "gops/players.py": None,
          "gops/ties.py": None, "gops/h2h.py": None, "gops/game.py": None,
          "quality.py": None, "gops/scout.py": None,
