@@ -10,21 +10,28 @@ its rule is read from the files' own import statements.
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-importlinter_cli = pytest.importorskip("importlinter.cli")
+pytest.importorskip("importlinter")
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ("gops", "gin")
 DASHBOARD = "gops_records.dashboards"
 
 
-def test_the_import_contracts_hold(capsys: pytest.CaptureFixture[str]) -> None:
-    code = importlinter_cli.lint_imports(config_filename=str(ROOT / "pyproject.toml"),
-                                         no_cache=True, no_logo=True)
-    assert code == 0, capsys.readouterr().out[-6000:]
+def test_the_import_contracts_hold() -> None:
+    # in a process of its own: import-linter writes through its own console, which must
+    # not meet pytest's captured streams (in the full run it closed them under later tests)
+    code = ("import sys; from importlinter.cli import lint_imports; "
+            f"sys.exit(lint_imports(config_filename={str(ROOT / 'pyproject.toml')!r}, "
+            "no_cache=True, no_logo=True))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, (done.stdout + done.stderr)[-6000:]
 
 
 def test_no_module_takes_part_in_an_import_circle() -> None:
