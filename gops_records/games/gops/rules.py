@@ -23,6 +23,13 @@ takes one: under ``discard`` the most recently revealed prize still in the row i
 aside, under ``carry`` the row stays as it is. The game has N rounds; what is left in the
 row and the pile at the end is unclaimed, so scores + unclaimed = N(N+1)/2.
 
+Open prizes, the other reading (``open_takes`` = ``each``, ``[OpenTakes "each"]``): the
+Dutch text says "winners choose which they take in order of bid strength". Read so, every
+bidder takes one prize of their choice, strongest bid first, while the row lasts. Bidders
+who share a strength take nothing; when the shared strength is the highest, the round is a
+tie and, under ``discard``, the most recently revealed prize still in the row is set aside
+before the others choose. A round's takes are given one per seat (None: nothing taken).
+
 The two variants do not combine (a profile with both is refused): the rules text gives
 no way to reconcile "the unrevealed pile is not in play" with "the pile is unclaimed".
 
@@ -33,7 +40,7 @@ uses it to report them all).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -65,6 +72,14 @@ class TieRule(StrEnum):
     DISCARD = "discard"
 
 
+class OpenTakes(StrEnum):
+    """Who takes a prize from an open row: the round's single highest bidder (the reading
+    built first), or every bidder in order of bid strength (the Dutch text's plural)."""
+
+    WINNER = "winner"
+    EACH = "each"
+
+
 class PrizeOrder(StrEnum):
     """How the prize pile is ordered: shuffled, or fixed A..K or K..A."""
 
@@ -77,6 +92,7 @@ class PrizeOrder(StrEnum):
 #: codes the replay's arrays use).
 TIE_RULES = tuple(rule.value for rule in TieRule)
 PRIZE_ORDERS = tuple(order.value for order in PrizeOrder)
+OPEN_TAKES = tuple(reading.value for reading in OpenTakes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +100,8 @@ class RuleProfile:
     """The variant a game is played under. The defaults are the club's standard game.
 
     ``bid_cards``: cards in every bid (1 to 3, at most ``cards``); ``open_prizes``: the
-    size of the row of face-up prizes (2 to ``cards``), or None for one prize a round.
+    size of the row of face-up prizes (2 to ``cards``), or None for one prize a round;
+    ``open_takes``: who takes from the row (:class:`OpenTakes`; ``each`` needs open prizes).
     """
 
     cards: int = 13
@@ -93,6 +110,7 @@ class RuleProfile:
     prize_order: PrizeOrder = PrizeOrder.SHUFFLED
     bid_cards: int = 1
     open_prizes: int | None = None
+    open_takes: OpenTakes = OpenTakes.WINNER
 
     def __post_init__(self) -> None:
         if not 1 <= self.cards <= MAX_RANK:
@@ -120,6 +138,14 @@ class RuleProfile:
             if self.bid_cards > 1:
                 raise RuleError("open prizes and bids of several cards do not combine: "
                                 "choose one of the two variants")
+        try:
+            object.__setattr__(self, "open_takes", OpenTakes(self.open_takes))
+        except ValueError:
+            raise RuleError(f"open takes must be winner or each, not {self.open_takes!r}"
+                            ) from None
+        if self.open_takes is OpenTakes.EACH and self.open_prizes is None:
+            raise RuleError("open takes 'each' is a reading of open prizes: it needs "
+                            "open_prizes (a row of 2 or more)")
 
     @property
     def total_points(self) -> int:
@@ -135,6 +161,11 @@ class RuleProfile:
     def is_open(self) -> bool:
         """Whether prizes are laid out in an open row (``open_prizes``)."""
         return self.open_prizes is not None
+
+    @property
+    def each_takes(self) -> bool:
+        """Whether every bidder takes a prize from the row (``open_takes`` each)."""
+        return self.open_takes is OpenTakes.EACH
 
     def fixed_prize(self, index: int) -> int | None:
         """The prize a fixed order demands as the ``index``-th revealed (1-based: in round
@@ -156,6 +187,8 @@ class RoundResult:
     (0: none), ``pool_cards`` the row on offer after the top-up (in the order revealed),
     ``revealed`` what the top-up revealed, and ``discarded`` the prize a tie set aside
     under the discard rule; ``pool_value`` is then the value taken, as in the store.
+    With ``[OpenTakes "each"]`` ``takes`` holds each seat's prize taken (None: nothing),
+    and ``taken`` the single highest bidder's.
     """
 
     round_no: int
@@ -169,6 +202,7 @@ class RoundResult:
     taken: int | None = None
     discarded: int | None = None
     open_row: bool = False
+    takes: tuple[int | None, ...] = ()
 
     @property
     def pool_value(self) -> int:
@@ -179,6 +213,14 @@ class RoundResult:
     @property
     def tie(self) -> bool:
         return self.winner is None
+
+    @property
+    def gains(self) -> tuple[int, ...]:
+        """The points each seat scored in the round."""
+        if self.takes:
+            return tuple(t or 0 for t in self.takes)
+        return tuple(self.pool_value if seat == self.winner else 0
+                     for seat in range(len(self.bids)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +248,44 @@ def resolve(bids: tuple[int, ...] | list[int]) -> int | None:
 def winner_of(scores: tuple[int, ...] | list[int]) -> int | None:
     """Seat index of the single highest score, or None when it is shared (a draw)."""
     return resolve(scores)
+
+
+def choosing_order(strengths: Sequence[int]) -> list[list[int]]:
+    """The seats grouped by bid strength, strongest first, each group in seat order: the
+    order in which bidders choose under ``[OpenTakes "each"]`` (a group of two or more
+    shares its strength and takes nothing)."""
+    groups: dict[int, list[int]] = {}
+    for seat, strength in enumerate(strengths):
+        groups.setdefault(strength, []).append(seat)
+    return [groups[s] for s in sorted(groups, reverse=True)]
+
+
+#: What each seat takes from the row under ``[OpenTakes "each"]``: a prize, or None.
+Takes = Sequence[int | None]
+
+
+def takes_in_order(row: Sequence[int], strengths: Sequence[int], tie_rule: TieRule,
+                   choose: Callable[[int, tuple[int, ...]], int]) -> tuple[int | None, ...]:
+    """Each seat's take under ``[OpenTakes "each"]``, asking ``choose(seat, row_left)``
+    for the prize each chooser takes, strongest bid first (``row`` is the row after the
+    round's top-up, in the order revealed). A top tie under ``discard`` first sets aside
+    the most recently revealed prize; tied seats and seats that find the row empty take
+    None. Raises ValueError when ``choose`` names a prize not in the row left."""
+    left = list(row)
+    takes: list[int | None] = [None] * len(strengths)
+    for place, group in enumerate(choosing_order(strengths)):
+        if len(group) > 1:
+            if place == 0 and TieRule(tie_rule) is TieRule.DISCARD and left:
+                left.pop()
+            continue
+        if left:
+            pick = choose(group[0], tuple(left))
+            if pick not in left:
+                raise ValueError(f"seat {group[0]} chose {pick}, which is not in the row "
+                                 f"{left}")
+            left.remove(pick)
+            takes[group[0]] = pick
+    return tuple(takes)
 
 
 #: A bid as callers give it: one card, or the cards of a bid of several.
@@ -283,13 +363,13 @@ class Game:
     # -- legality ------------------------------------------------------------------
 
     def problems(self, prize: int | Sequence[int], bids: Sequence[Bid],
-                 taken: int | None = None) -> list[IllegalRound]:
+                 taken: int | Takes | None = None) -> list[IllegalRound]:
         """Every reason the round is illegal now; empty when it is legal.
 
         ``prize`` is the prize revealed, or in an open-prize game the prizes the round's
         top-up reveals (a sequence, possibly empty); ``bids`` one bid per seat (a card, or
         the cards of a bid of several); ``taken`` the prize an open-prize round's winner
-        takes (None on a tie).
+        takes (None on a tie), or with ``[OpenTakes "each"]`` one take per seat.
         """
         p = self.profile
         if self.is_over:
@@ -306,8 +386,11 @@ class Game:
                 f"round {n} has {len(bids)} {noun}; {p.players} players need {p.players}"))
             return found
         found += self._bid_problems(bids)
-        if p.open_prizes is not None:
-            found += self._take_problems(n, [sum(bid_cards_of(b)) for b in bids], row, taken)
+        strengths = [sum(bid_cards_of(b)) for b in bids]
+        if p.each_takes:
+            found += self._each_take_problems(n, strengths, row, taken)
+        elif p.open_prizes is not None:
+            found += self._take_problems(n, strengths, row, taken)
         return found
 
     def _prize_problems(self, n: int, prize: int) -> list[IllegalRound]:
@@ -394,10 +477,62 @@ class Game:
                                   seat=winner, card=taken)]
         return []
 
+    def _each_take_problems(self, n: int, strengths: list[int], row: list[int],
+                            taken: Takes | None) -> list[IllegalRound]:
+        """Problems of the takes of a round where every bidder chooses, strongest first:
+        each seat with a strength of its own takes a prize still in the row at its turn
+        while the row lasts; tied seats, and seats whose turn finds the row empty, take
+        nothing (``-``)."""
+        takes = _takes_of(taken, len(strengths))
+        if takes is None:
+            return [TakeMismatch(
+                f"round {n} gives {_count_of(taken)} prizes taken; with every bidder choosing "
+                f"([OpenTakes \"each\"]) each of the {len(strengths)} seats writes one "
+                "(a prize, or - for none)")]
+        found: list[IllegalRound] = []
+        left = list(row)
+        taken_by: dict[int, int] = {}
+        for place, group in enumerate(choosing_order(strengths)):
+            if len(group) > 1:
+                if place == 0 and self.profile.tie_rule is TieRule.DISCARD and left:
+                    left.pop()
+                for seat in group:
+                    if takes[seat] is not None:
+                        found.append(TakeMismatch(
+                            f"{Seat.at(seat).value} shares the bid {_show(strengths[seat])} "
+                            f"in round {n}: a shared bid takes no prize; write -",
+                            seat=seat, card=takes[seat]))
+                continue
+            seat = group[0]
+            take = takes[seat]
+            if not left:
+                if take is not None:
+                    found.append(TakeMismatch(
+                        f"{Seat.at(seat).value} chooses when the row is empty in round {n}: "
+                        f"write -, not {_show(take)}", seat=seat, card=take))
+                continue
+            if take is None:
+                found.append(TakeMismatch(
+                    f"{Seat.at(seat).value} chooses with {_show(strengths[seat])} in round "
+                    f"{n}: write the prize taken, not -", seat=seat))
+                left.pop()  # a prize still goes; the most recent stands in for it
+                continue
+            if take not in left:
+                before = taken_by.get(take)
+                why = (f"{Seat.at(before).value} took it first" if before is not None
+                       else f"the row is {' '.join(map(_show, left))}")
+                found.append(PrizeNotInRow(
+                    f"{Seat.at(seat).value} takes {_show(take)}, which is not in the row "
+                    f"({why})", seat=seat, card=take))
+                continue
+            left.remove(take)
+            taken_by[take] = seat
+        return found
+
     # -- playing -------------------------------------------------------------------
 
     def play_round(self, prize: int | Sequence[int], bids: Sequence[Bid],
-                   taken: int | None = None) -> RoundResult:
+                   taken: int | Takes | None = None) -> RoundResult:
         """Reveal ``prize`` (or, open prizes, the prizes of the top-up), resolve ``bids``
         (seat order) and return what happened (see :meth:`problems` for the arguments).
 
@@ -418,7 +553,7 @@ class Game:
         self.round_no += 1
 
     def play_unchecked(self, prize: int | Sequence[int], bids: tuple[Bid, ...],
-                       taken: int | None = None) -> RoundResult:
+                       taken: int | Takes | None = None) -> RoundResult:
         """Apply a round WITHOUT checking it: the fast path for callers that already know
         it is legal (the validator after :meth:`problems`, bots that bid from their hand).
 
@@ -431,7 +566,10 @@ class Game:
                 self.hands[seat] &= ~(1 << card)
         self.round_no += 1
         winner = resolve(strengths)
-        if self.profile.open_prizes is not None:
+        if self.profile.each_takes:
+            result = self._play_each(bid_cards_of(prize), strengths, cards, winner,
+                                     _takes_of(taken, len(strengths)) or ())
+        elif self.profile.open_prizes is not None:
             result = self._play_open(bid_cards_of(prize), strengths, cards, winner, taken)
         else:
             result = self._play_pool(int(prize), strengths, cards, winner)
@@ -480,6 +618,43 @@ class Game:
         return RoundResult(self.round_no, taken or 0, strengths, row, 0, winner, cards,
                            revealed, taken, discarded, True)
 
+    def _play_each(self, revealed: tuple[int, ...], strengths: tuple[int, ...],
+                   cards: tuple[tuple[int, ...], ...], winner: int | None,
+                   takes: Sequence[int | None]) -> RoundResult:
+        for prize in revealed:
+            self.revealed |= 1 << prize
+            self.n_revealed += 1
+            self.row.append(prize)
+        row = tuple(self.row)
+        discarded = None
+        if winner is None and self.profile.tie_rule is TieRule.DISCARD and self.row:
+            discarded = self.row.pop()
+            self.unclaimed += discarded
+        for group in choosing_order(strengths):
+            take = takes[group[0]] if len(group) == 1 else None
+            if take is not None:
+                self.row.remove(take)
+                self.scores[group[0]] += take
+                self.captured[group[0]].append(take)
+        if self.is_over:
+            self.unclaimed += sum(self.row) + sum(self.prizes_left())
+        top = takes[winner] if winner is not None else None
+        return RoundResult(self.round_no, top or 0, strengths, row, 0, winner, cards,
+                           revealed, top, discarded, True, tuple(takes))
+
+
+def _takes_of(taken: int | Takes | None, players: int) -> tuple[int | None, ...] | None:
+    """One take per seat, or None when ``taken`` is not a sequence of ``players`` takes."""
+    if taken is None or isinstance(taken, int) or len(taken) != players:
+        return None
+    return tuple(taken)
+
+
+def _count_of(taken: int | Takes | None) -> int:
+    if taken is None:
+        return 0
+    return 1 if isinstance(taken, int) else len(taken)
+
 
 def _show(value: int) -> str:
     return rank_name(value) if 1 <= value <= MAX_RANK else str(value)
@@ -495,9 +670,10 @@ def _prizes(n: int) -> str:
 
 def play_game(profile: RuleProfile, prizes: Sequence[int | Sequence[int]],
               bids: Sequence[Sequence[Bid]],
-              taken: Sequence[int | None] | None = None) -> Game:
+              taken: Sequence[int | Takes | None] | None = None) -> Game:
     """Play a whole sequence of rounds (checked) and return the finished state; ``taken``
-    gives each round's prize taken in an open-prize game."""
+    gives each round's prize taken in an open-prize game (each seat's takes with
+    ``[OpenTakes "each"]``)."""
     game = Game(profile)
     takes = list(taken) if taken is not None else [None] * len(prizes)
     for prize, round_bids, take in zip(prizes, bids, takes, strict=True):

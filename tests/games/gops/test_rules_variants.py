@@ -22,7 +22,15 @@ from gops_records.games.gops.errors import (
     WrongBidCount,
     WrongRevealCount,
 )
-from gops_records.games.gops.rules import Game, PrizeOrder, RuleProfile, TieRule, resolve
+from gops_records.games.gops.rules import (
+    Game,
+    OpenTakes,
+    PrizeOrder,
+    RuleProfile,
+    TieRule,
+    resolve,
+    takes_in_order,
+)
 
 # -- profiles --------------------------------------------------------------------------------
 
@@ -148,7 +156,11 @@ def random_game(profile: RuleProfile, rng: random.Random, rounds: int) -> Game:
             revealed, pile = tuple(pile[:n]), pile[n:]
             single = [b[0] for b in bids]
             row = game.row + list(revealed)
-            taken = rng.choice(row) if resolve(single) is not None else None
+            if profile.each_takes:
+                taken = takes_in_order(row, single, profile.tie_rule,
+                                       lambda seat, left: rng.choice(left))
+            else:
+                taken = rng.choice(row) if resolve(single) is not None else None
             game.play_round(revealed, single, taken)
         else:
             game.play_round(pile.pop(0), bids)
@@ -162,6 +174,10 @@ profiles = st.one_of(
     st.integers(2, 13).flatmap(lambda n: st.builds(
         RuleProfile, st.just(n), st.integers(2, 4), st.sampled_from(list(TieRule)),
         st.sampled_from(list(PrizeOrder)), st.just(1), st.integers(2, n))),
+    st.integers(2, 13).flatmap(lambda n: st.builds(
+        RuleProfile, st.just(n), st.integers(2, 4), st.sampled_from(list(TieRule)),
+        st.sampled_from(list(PrizeOrder)), st.just(1), st.integers(2, n),
+        st.just(OpenTakes.EACH))),
 )
 
 
@@ -180,8 +196,9 @@ def test_conservation_no_card_reused_and_the_number_of_rounds(profile, seed, dat
     if profile.is_open:
         revealed = [p for r in game.history for p in r.revealed]
         assert len(revealed) == len(set(revealed))
-        taken = [r.taken for r in game.history if r.taken]
-        assert scored == sum(taken)
+        taken = [t for r in game.history for t in (r.takes or (r.taken,)) if t]
+        assert scored == sum(taken) == sum(sum(r.gains) for r in game.history)
+        assert len(taken) == len(set(taken))  # a prize is taken once
         if game.is_over:
             assert scored + game.unclaimed == profile.total_points
         else:
