@@ -26,7 +26,6 @@ GAME = Game(
         "games": f"{_P}.games:LISTING",  # gops games
         "replay": f"{_P}.replays:REPLAY",  # gops replay FILE|REF
         "ratings": f"{_P}.ratings:placings",  # gops ratings (core/ratings.py)
-        "names": f"{_P}.names:NAMES",  # player and event columns (gops alias)
         "commands": f"{_P}.commands:register",  # gops solve, gops scout
         "pages": "gops_records.dashboards.gops.pages:PAGES",  # the dashboard's
     },
