@@ -36,6 +36,7 @@ import pyarrow as pa
 
 from gops_records.core.text import NUMBER_CAP, capped
 from gops_records.games.gops.cards import RANK_BY_TEXT, SUIT_BY_TEXT, Suit
+from gops_records.games.gops.notation import _scan
 
 _SUITS = "DCSHdcsh♦♣♠♥♢♧♤♡"
 _WS = r"[\s\x{FEFF}]"
@@ -378,11 +379,29 @@ def _string_array(data: bytes | memoryview) -> pl.Series:
 
 
 def tokenize(data: bytes | memoryview) -> Tokens:
-    """Tokens of ``data`` (valid UTF-8 text without a BOM).
+    """Tokens of ``data`` (valid UTF-8 text without a BOM): the production tokenizer.
+
+    The compiled scan (:mod:`._scan`, C) cuts the tokens exactly as :data:`_PATTERN`
+    does and gives each distinct token text an id; each distinct text (a few thousand in
+    a large file) is read once, in Python, and its meaning gathered for every token by
+    its id. :func:`reference_tokenize` is the same reading by the regex itself: the
+    tests hold the two equal.
+    """
+    start, end, ids, first = (np.frombuffer(part, dtype) for part, dtype in zip(
+        _scan.scan(data), (np.int64, np.int64, np.int32, np.int64), strict=True))
+    reading = _Reading()
+    for s, e in zip(start[first].tolist(), end[first].tolist(), strict=True):
+        reading.add_token(bytes(data[s:e]).decode("utf-8", "surrogatepass"), e - s)
+    return _tokens(data, reading, ids, end)
+
+
+def reference_tokenize(data: bytes | memoryview) -> Tokens:
+    """:func:`tokenize` by the notation's regular expression run by polars: the test
+    oracle of the compiled scan (never used for reading).
 
     The regex gives every token with the whitespace before it; each distinct match
-    (a few thousand in a large file) is read once, in Python, and its meaning gathered
-    for every token by its index among the distinct matches.
+    is read once, in Python, and its meaning gathered for every token by its index
+    among the distinct matches.
     """
     matches = _string_array(data).str.extract_all(_PATTERN).explode().drop_nulls()
     end = np.cumsum(matches.str.len_bytes().to_numpy().astype(np.int64))
@@ -392,6 +411,12 @@ def tokenize(data: bytes | memoryview) -> Tokens:
     reading = _Reading()
     for text, size in zip(distinct.to_list(), distinct.str.len_bytes().to_list(), strict=True):
         reading.add(text, size)
+    return _tokens(data, reading, ids, end)
+
+
+def _tokens(data: bytes | memoryview, reading: _Reading, ids: np.ndarray, end: np.ndarray
+            ) -> Tokens:
+    """The token arrays: each token's meaning gathered by the id of its text."""
     kind = np.array(reading.kind, np.int8)[ids] if len(ids) else np.zeros(0, np.int8)
     start = end - np.array(reading.size, np.int64)[ids] if len(ids) else end
     word = np.array(reading.word, np.int32)[ids] if len(ids) else np.zeros(0, np.int32)
@@ -426,7 +451,11 @@ class _Reading:
         """Read one distinct match of ``size`` bytes (its whitespace included)."""
         text = match.lstrip(WHITESPACE)
         # bytes without the leading whitespace (encoding only that: no copy of the text)
-        self.size.append(size - len(match[: len(match) - len(text)].encode("utf-8")))
+        self.add_token(text, size - len(match[: len(match) - len(text)].encode("utf-8")))
+
+    def add_token(self, text: str, size: int) -> None:
+        """Read one distinct token ``text`` of ``size`` bytes (no whitespace before it)."""
+        self.size.append(size)
         name = extra = None
         word = -1
         head = text[:1]
