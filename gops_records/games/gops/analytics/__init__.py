@@ -28,6 +28,8 @@ _WHERE = {
     "open_row_bids": "gops_records.games.gops.analytics.variants",
     "row_choices": "gops_records.games.gops.analytics.variants",
     "strength_by_prize": "gops_records.games.gops.analytics.variants",
+    "best_of_games": "gops_records.games.gops.analytics.matches",
+    "best_of_matches": "gops_records.games.gops.analytics.matches",
     "GameDetail": "gops_records.games.gops.analytics.games",
     "game_detail": "gops_records.games.gops.analytics.games",
     "list_games": "gops_records.games.gops.analytics.games",

@@ -15,8 +15,8 @@ from gops_records.games.gops.cards import SEATS, Suit
 
 #: Known tags in the canonical order the writer uses; other tags follow in file order.
 KNOWN_TAGS = (
-    "Event", "Site", "Date", "Round", "Match", "A", "B", "C", "D",
-    "TieRule", "Cards", "PrizeOrder", "BidCards", "OpenPrizes", "Result",
+    "Event", "Site", "Date", "Round", "Match", "BestOf", "A", "B", "C", "D",
+    "TieRule", "Cards", "PrizeOrder", "BidCards", "OpenPrizes", "OpenTakes", "Result",
 )
 #: The known tags as every notation's records know theirs (case, order: core.records).
 TAG_NAMES = TagNames(KNOWN_TAGS)

@@ -16,7 +16,15 @@ import polars as pl
 from gops_records.core.text import capped
 from gops_records.core.values import MAX_TAG_CHARS, date_problem, length_problem
 from gops_records.games.gops.notation.model import KNOWN_TAGS
-from gops_records.games.gops.rules import MAX_BID_CARDS, MAX_PLAYERS, PRIZE_ORDERS, TIE_RULES
+from gops_records.games.gops.matches import best_of_problem
+from gops_records.games.gops.rules import (
+    MAX_BID_CARDS,
+    MAX_PLAYERS,
+    OPEN_TAKES,
+    PRIZE_ORDERS,
+    TIE_RULES,
+    OpenTakes,
+)
 
 _CANONICAL = {name.lower(): name for name in KNOWN_TAGS}
 _RESULT = re.compile(r"[0-9]+(?:-[0-9]+)+")
@@ -70,6 +78,19 @@ def read_value(name: str, value: str) -> TagValue:
             return TagValue(capped(text))
         return TagValue(problem=f"OpenPrizes {_short(value)!r} is not a number of open "
                         "prizes from 2 to 13")
+    if name == "OpenTakes":
+        low = text.lower()
+        if low == OpenTakes.WINNER:
+            return TagValue(0)
+        if low == OpenTakes.EACH:
+            return TagValue(problem="OpenTakes 'each' (every bidder chooses) is played by the "
+                            "rules engine but not read from records yet: write the game "
+                            "without it, or keep it until the reader learns it")
+        return TagValue(problem=f"OpenTakes {_short(value)!r} is not "
+                        f"{' or '.join(OPEN_TAKES)}")
+    if name == "BestOf":
+        found = best_of_problem(value)
+        return TagValue(problem=found) if found else TagValue(int(text))
     if name == "Date":
         return TagValue(problem=date_problem(value))
     if name == "Result":
@@ -84,7 +105,8 @@ def _short(value: str) -> str:
     return value if len(value) <= 40 else value[:37] + "..."
 
 
-_READ = ("TieRule", "PrizeOrder", "Cards", "BidCards", "OpenPrizes", "Date", "Result")
+_READ = ("TieRule", "PrizeOrder", "Cards", "BidCards", "OpenPrizes", "OpenTakes", "BestOf",
+         "Date", "Result")
 
 
 @dataclass
@@ -111,6 +133,8 @@ class Tags:
     open_prizes: np.ndarray
     #: per game: 1 + the index in RULE_TAGS of the first rule tag that cannot be used (0)
     bad_rule: np.ndarray
+    #: per game: N of its BestOf tag, 0 when absent or unreadable (not a rule: a match's)
+    best_of: np.ndarray | None = None
 
     @property
     def rounds(self) -> np.ndarray:
@@ -214,13 +238,45 @@ def read_tags(tag_token: np.ndarray, tag_game: np.ndarray, names: TagNames,
         bad_rule[first_bad] = np.where(bad_rule[first_bad] == 0, RULE_TAGS.index(name) + 1,
                                        bad_rule[first_bad])
     _variant_problems(joined, cards, bid_cards, open_prizes, rules_ok, problems, bad_rule)
+    open_takes = np.zeros(n_games, np.int64)
+    bad = joined.filter((pl.col("name") == "OpenTakes") & pl.col("problem").is_not_null())
+    rules_ok[bad["game"].to_numpy()] = False
+    for g in bad["game"].to_list():
+        bad_rule[g] = bad_rule[g] or RULE_TAGS.index("OpenTakes") + 1
+    for token, g in joined.filter((pl.col("name") == "OpenTakes") & pl.col("problem").is_null()
+                                  ).select("token", "game").iter_rows():
+        if open_prizes[g] == 0:
+            problems.append((token, "OpenTakes says who takes from an open row: it needs an "
+                             "OpenPrizes tag", True))
+            rules_ok[g] = False
+            bad_rule[g] = bad_rule[g] or RULE_TAGS.index("OpenTakes") + 1
+    best_of = _best_of(frame, joined, problems, n_games)
     res = joined.filter(pl.col("name") == "Result")
     games = res["game"].to_numpy()
     result_token[games] = res["token"].to_numpy()
     result_len[games] = res["points"].to_numpy()
     result[games] = res.select(f"r{i}" for i in range(width)).to_numpy()
     return Tags(cards, tie_rule, prize_order, rules_ok, result, result_len, result_token,
-                frame, problems, bid_cards, open_prizes, bad_rule)
+                frame, problems, bid_cards, open_prizes, bad_rule, best_of)
+
+
+def _best_of(frame: pl.DataFrame, joined: pl.DataFrame, problems: list[tuple[int, str, bool]],
+             n_games: int) -> np.ndarray:
+    """Each game's BestOf (0: none or unreadable); a BestOf without a Match tag is a
+    problem (the games of a match are found by their Match tag). Neither touches the
+    rules."""
+    best_of = np.zeros(n_games, np.int64)
+    part = joined.filter((pl.col("name") == "BestOf") & pl.col("problem").is_null())
+    if not len(part):
+        return best_of
+    with_match = set(frame.filter(pl.col("name") == "Match")["game"].to_list())
+    for token, game, code in part.select("token", "game", "code").iter_rows():
+        if game in with_match:
+            best_of[game] = code
+        else:
+            problems.append((token, "BestOf needs a Match tag: the games of a match are the "
+                             "games of one event and date with the same Match tag", False))
+    return best_of
 
 
 def _variant_problems(joined: pl.DataFrame, cards: np.ndarray, bid_cards: np.ndarray,
@@ -260,5 +316,5 @@ def _variant_problems(joined: pl.DataFrame, cards: np.ndarray, bid_cards: np.nda
 
 
 #: The tags that set a game's rules.
-RULE_TAGS = ("Cards", "TieRule", "PrizeOrder", "BidCards", "OpenPrizes")
+RULE_TAGS = ("Cards", "TieRule", "PrizeOrder", "BidCards", "OpenPrizes", "OpenTakes")
 _RULES = RULE_TAGS
