@@ -15,6 +15,7 @@ from gops_records.dashboards.data import View, current_view
 from gops_records.dashboards.evening_pick import EveningPicker, one_evening
 from gops_records.dashboards.gops import charts, data
 from gops_records.dashboards.gops import ui as gops_ui
+from gops_records.dashboards.gops.best_of import show_best_of
 from gops_records.dashboards.gops.game import game_table
 from gops_records.dashboards.text import escape_md
 
@@ -237,6 +238,7 @@ def main() -> None:
     show_overview(data.overview(shown))
     show_standings(table)
     show_matches(results, one_evening=evening is not None)
+    show_best_of(shown)
     show_pools(shown)
     show_notable(shown)
 
