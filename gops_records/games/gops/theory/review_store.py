@@ -1,0 +1,78 @@
+"""Reviewed bids kept beside the tablebase, for pages that must not solve.
+
+One Parquet file per objective and number of rounds analysed,
+``<tablebase>/solver-v<N>/reviews-<objective>-last<K>.parquet``, one row per bid of a
+stored game's analysed rounds (columns :data:`COLUMNS`). `gops review` of a stored game
+(or of a player's games) and the Game viewer add their games' rows; the Players page reads
+them. A game reviewed again replaces its rows. Writes are atomic (``os.replace``).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import polars as pl
+
+from gops_records.games.gops.theory.position import Objective
+from gops_records.games.gops.theory.review import GameReview
+from gops_records.games.gops.theory.tablebase import SOLVER_VERSION
+
+COLUMNS = {"game_id": pl.UInt64, "date": pl.String, "round_no": pl.Int32, "seat": pl.String,
+           "player": pl.String, "card": pl.Int32, "cost": pl.Float64,
+           "accuracy": pl.Float64, "choice": pl.Boolean}
+
+
+def path(folder: Path, objective: Objective, rounds: int) -> Path:
+    return folder / f"solver-v{SOLVER_VERSION}" / f"reviews-{objective.value}-last{rounds}.parquet"
+
+
+def rows(game_id: int, review: GameReview) -> pl.DataFrame:
+    """A reviewed game's bids as rows of :data:`COLUMNS`."""
+    bids = review.bids
+    return pl.DataFrame({
+        "game_id": [game_id] * len(bids), "date": [review.date] * len(bids),
+        "round_no": [b.round_no for b in bids], "seat": [b.seat for b in bids],
+        "player": [b.player for b in bids], "card": [b.card for b in bids],
+        "cost": [b.cost for b in bids], "accuracy": [b.accuracy for b in bids],
+        "choice": [b.choice for b in bids]}, schema=COLUMNS)
+
+
+def read(folder: Path, objective: Objective, rounds: int) -> pl.DataFrame:
+    """Every kept row (an empty frame of :data:`COLUMNS` when none are kept)."""
+    where = path(folder, objective, rounds)
+    if not where.exists():
+        return pl.DataFrame(schema=COLUMNS)
+    return pl.read_parquet(where)
+
+
+def keep(folder: Path, objective: Objective, rounds: int,
+         reviews: dict[int, GameReview]) -> int:
+    """Add (or replace) the rows of ``reviews`` (game id -> review); rows kept in all."""
+    if not reviews:
+        return 0
+    new = pl.concat([rows(gid, review) for gid, review in reviews.items()])
+    old = read(folder, objective, rounds)
+    kept = pl.concat([old.filter(~pl.col("game_id").is_in(list(reviews))), new])
+    where = path(folder, objective, rounds)
+    where.parent.mkdir(parents=True, exist_ok=True)
+    tmp = where.with_name(f".{where.name}.{os.getpid()}.tmp")
+    kept.write_parquet(tmp)
+    os.replace(tmp, where)
+    return kept.height
+
+
+def player_evenings(frame: pl.DataFrame, player: str) -> pl.DataFrame:
+    """``player``'s mean cost per bid of choice per evening: date, games, bids, mean_cost
+    and a 95% interval (normal approximation of the mean; null under 2 bids)."""
+    mine = frame.filter((pl.col("player") == player) & pl.col("choice"))
+    out = (mine.group_by("date")
+           .agg(pl.col("game_id").n_unique().alias("games"), pl.len().alias("bids"),
+                pl.col("cost").mean().alias("mean_cost"), pl.col("cost").std().alias("sd"),
+                pl.col("accuracy").mean().alias("accuracy"))
+           .sort("date"))
+    half = 1.96 * pl.col("sd") / pl.col("bids").cast(pl.Float64).sqrt()
+    return out.with_columns(
+        pl.when(pl.col("bids") > 1).then(pl.col("mean_cost") - half).alias("low"),
+        pl.when(pl.col("bids") > 1).then(pl.col("mean_cost") + half).alias("high"),
+    ).drop("sd")
