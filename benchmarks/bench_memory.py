@@ -11,7 +11,7 @@ value, a huge comment and ordinary games, and the address space an import reserv
    child process that reports, as it exits, its own peak resident memory (VmHWM of
    /proc/self/status: not ru_maxrss, which exec carries over from the process it
    replaced) and its peak address space (VmPeak, what ``ulimit -v`` counts).
-3. The import of the bundled samples (data/samples/), with the same two figures.
+3. The import of the bundled samples (gops_records/samples/), with the same two figures.
 
 "MB per input MB" is (peak - the one-game file's peak) / input MB: what a byte of input
 costs beyond the tool's fixed base. Prints a table; nothing here asserts a figure.
@@ -29,7 +29,7 @@ import tempfile
 from pathlib import Path
 
 OUT = Path(__file__).parent / "out" / "memory"
-SAMPLES = Path(__file__).resolve().parents[1] / "data" / "samples"
+SAMPLES = Path(__file__).resolve().parents[1] / "gops_records" / "samples"
 #: The child: runs the gops command line and prints its own peaks to stderr as it exits.
 CHILD = """import atexit, json, sys
 def peaks():

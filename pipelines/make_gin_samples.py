@@ -1,4 +1,4 @@
-"""Regenerate the bundled Gin Rummy samples in data/samples/, deterministically.
+"""Regenerate the bundled Gin Rummy samples in gops_records/samples/, deterministically.
 
 Three Thursday evenings of full hands (``.gin``, six games to 100 each), one Friday evening
 kept only as score sheets (``.ginsheet``: the evening's hands imported into a scratch

@@ -1,4 +1,5 @@
-"""Regenerate the bundled sample records in data/samples/, deterministically.
+"""Regenerate the bundled sample records in gops_records/samples/ (package data),
+deterministically.
 
 A few club evenings played by the simulator's named bots (one .gops file per evening:
 two- and three-player games, carry and discard tie rules), and one file of deliberately
@@ -6,7 +7,7 @@ broken records for the import quarantine. Every file is checked after it is writ
 the evenings must validate cleanly, and each broken record must fail with exactly the
 code its defect is meant to produce.
 
-    python -m gops_records.pipelines.make_samples            # rewrite data/samples/
+    python -m gops_records.pipelines.make_samples            # rewrite gops_records/samples/
     python -m gops_records.pipelines.make_samples --check    # regenerate in memory and compare
 """
 

@@ -10,8 +10,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-#: The bundled samples, data/samples/ of the repository.
-SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
+from gops_records.core.samples import bundled_folder
+
+#: The bundled samples: package data, gops_records/samples/ of the repository.
+SAMPLES = bundled_folder()
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +39,7 @@ def stale(folder: Path, files: dict[str, str], suffixes: tuple[str, ...]) -> lis
 
 
 def main(samples: SampleSet, description: str, argv: list[str] | None = None) -> int:
-    """Write the samples into ``--out`` (data/samples/ by default), or with ``--check``
+    """Write the samples into ``--out`` (gops_records/samples/ by default), or with ``--check``
     compare the folder with a fresh build and write nothing; then check the folder.
     Exit status 1 when anything is stale or wrong."""
     parser = argparse.ArgumentParser(description=description)

@@ -2,7 +2,7 @@
 
 Starts `gops dashboard` on a free port, drives Debian's Chromium with Playwright, saves
 one PNG per page, and always stops the server. Without ``--db`` it first imports the
-bundled samples (data/samples/) into a temporary database. The browser test reuses
+bundled samples (gops_records/samples/) into a temporary database. The browser test reuses
 :func:`dashboard_server`, :func:`launch_chromium`, :func:`open_page` and :func:`wait_drawn`.
 
 Usage::
@@ -179,11 +179,10 @@ def shoot(url: str, out: Path, pages: dict[str, str] = PAGES) -> list[Path]:
 
 def sample_db(folder: Path) -> Path:
     """The bundled samples imported into a fresh database under ``folder``."""
-    from gops_records.core.importer import import_paths
+    from gops_records.core.samples import bundled_folder, import_samples
 
     db = folder / "samples.duckdb"
-    with contextlib.chdir(ROOT):  # sources as a user's `gops demo` stores them: data/samples/...
-        import_paths([Path("data") / "samples"], db)
+    import_samples(bundled_folder(), db)  # sources as `gops demo` stores them: samples/...
     return db
 
 

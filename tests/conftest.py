@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,16 @@ DATA = Path(__file__).parent / "data"
 CLUB_PRIZES = [8, 5, 13, 2, 12, 3, 10, 7, 1, 11, 4, 9, 6]
 CLUB_A = [9, 7, 13, 1, 11, 2, 12, 10, 3, 8, 6, 5, 4]
 CLUB_B = [9, 11, 12, 2, 13, 3, 10, 1, 4, 8, 5, 6, 7]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def user_data_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The user's data folder, where the default database lives, is a temporary one for
+    every test (and the commands the tests start): no test writes a real user's."""
+    home = tmp_path_factory.mktemp("xdg-data-home")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_DATA_HOME", str(home))
+        yield home
 
 
 @pytest.fixture

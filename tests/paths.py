@@ -5,3 +5,5 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = ROOT / "tests"
 DATA = TESTS / "data"
+#: The bundled samples (package data of gops_records).
+SAMPLES = ROOT / "gops_records" / "samples"

@@ -15,7 +15,6 @@ import typer
 from gops_records.cli.app import app, fail, fail_on
 from gops_records.cli.import_cmd import describe_summary
 from gops_records.cli.options import DbOption
-from gops_records.core import registry
 from gops_records.core.errors import GopsError
 
 DEFAULT_PORT = 8501
@@ -37,15 +36,10 @@ def app_script() -> Path:
 
 
 def samples_dir() -> Path | None:
-    """The bundled sample records: next to the package (a clone), else under the cwd."""
-    candidates = (Path(__file__).resolve().parents[2] / "data" / "samples",
-                  Path.cwd() / "data" / "samples")
-    for folder in candidates:
-        if folder.is_dir() and any(registry.file_kind_of(path) for path in folder.rglob("*")):
-            # stored as each game's source: data/samples/... when run from the project
-            return folder.relative_to(Path.cwd()) if folder.is_relative_to(Path.cwd()) \
-                else folder
-    return None
+    """The bundled sample records' folder (package data; None when it holds none)."""
+    from gops_records.core.samples import samples_folder
+
+    return samples_folder()
 
 
 def streamlit_command(db: Path, port: int, address: str) -> list[str]:
@@ -155,18 +149,19 @@ def demo(
         gops demo
         gops demo --db /tmp/demo.duckdb --no-dashboard
     """
-    from gops_records.core.importer import import_paths
-    from gops_records.core.store.db import resolve_db
+    from gops_records.core.samples import import_samples
+    from gops_records.core.store.db import shown_path
 
     folder = samples_dir()
     if folder is None:
-        fail("cannot find the bundled samples (data/samples/); run gops demo from "
-             "the project folder, or import your own records with gops import PATH")
+        fail("cannot find the bundled samples (the samples/ folder of the gops_records "
+             "package): reinstall gops-records, or import your own records with "
+             "gops import PATH")
     if not no_dashboard:
         check_port(address, port)  # before importing: say so at once
-    path = resolve_db(db)
+    path = shown_path(db)
     try:
-        summary = import_paths([folder], path)
+        summary = import_samples(folder, path)
         broken = sample_rejects(path, folder)
     except GopsError as exc:
         fail_on(exc)
@@ -180,18 +175,20 @@ def demo(
 def sample_rejects(db: Path, folder: Path) -> str:
     """What the demo says of the samples' rejected records, counted in the database: they
     are broken on purpose, to show the quarantine ('' when there are none)."""
-    from gops_records.core.store.db import reading, resolve_db
+    from gops_records.core.store.db import reading, shown_path
 
-    prefix = str(folder).rstrip("/\\") + os.sep
-    with reading(db) as con:
+    prefix = str(folder.resolve()).rstrip("/\\") + os.sep
+    with reading(db) as con:  # rejects of files read from the samples' folder
         count, files = con.execute(
-            "SELECT count(*), list(DISTINCT source ORDER BY source) FROM rejects "
-            "WHERE starts_with(source, ?)", [prefix]).fetchone()
+            "SELECT count(DISTINCT r.reject_id), list(DISTINCT r.source ORDER BY r.source) "
+            "FROM rejects r JOIN (SELECT import_id, unnest(sources) AS source, "
+            "unnest(source_paths) AS path FROM imports WHERE source_paths IS NOT NULL) i "
+            "USING (import_id, source) WHERE starts_with(i.path, ?)", [prefix]).fetchone()
     if not count:
         return ""
     names = ", ".join(Path(f).name for f in files or [])
     what = ("1 rejected record is a deliberately broken sample record" if count == 1 else
             f"{count} rejected records are deliberately broken sample records")
     return (f"The {what} ({names}), there to show what the quarantine keeps: see them with "
-            + ("gops rejects" if db == resolve_db(None) else f"gops rejects --db {db}")
+            + ("gops rejects" if db == shown_path(None) else f"gops rejects --db {db}")
             + ", or on the dashboard's Data quality page.")

@@ -62,7 +62,7 @@ def import_(
 
     from gops_records.core.importer import import_paths
     from gops_records.core.sources import SourcesUnreadable, find_files
-    from gops_records.core.store.db import resolve_db
+    from gops_records.core.store.db import shown_path
 
     unreadable: list[GopsError] = []
     try:  # the import names what cannot be read; here it only sizes the progress bar
@@ -82,9 +82,9 @@ def import_(
     except GopsError as exc:
         fail_on(exc)
     if as_json:
-        typer.echo(json.dumps({"db": str(resolve_db(db)), **summary.as_dict()}))
+        typer.echo(json.dumps({"db": str(shown_path(db)), **summary.as_dict()}))
     else:
-        typer.echo(describe_summary(summary, resolve_db(db)))
+        typer.echo(describe_summary(summary, shown_path(db)))
     for note in summary.notes:
         print(f"gops: note: {note}", file=sys.stderr)
     for problem in unreadable:
@@ -126,6 +126,6 @@ def describe_summary(s: ImportSummary, db: Path) -> str:
 
 def rejects_command(db: Path) -> str:
     """``gops rejects``, with ``--db`` when the database is not the default one."""
-    from gops_records.core.store.db import default_db_path
+    from gops_records.core.store.db import shown_path
 
-    return "gops rejects" if Path(db) == default_db_path() else f"gops rejects --db {db}"
+    return "gops rejects" if shown_path(db) == shown_path(None) else f"gops rejects --db {db}"

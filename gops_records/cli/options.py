@@ -11,7 +11,8 @@ import typer
 from gops_records.core import registry
 
 DbOption = Annotated[Path | None, typer.Option(
-    "--db", metavar="FILE", help="DuckDB file (default: $GOPS_DB, else data/gops.duckdb).",
+    "--db", metavar="FILE", help="DuckDB file (default: $GOPS_DB, else gops.duckdb in your "
+    "data folder, e.g. ~/.local/share/gops-records/, whatever folder you run in).",
     show_default=False)]
 
 #: The games ``--game`` takes (:func:`gops_records.core.registry.game_names`, in the

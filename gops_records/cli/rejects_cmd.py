@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -56,13 +57,13 @@ def rejects(
         gops rejects --recheck --open --json
     """
     from gops_records.core.rejects import describe, find_reject, list_rejects, recheck
-    from gops_records.core.store.db import connect, reading, resolve_db
+    from gops_records.core.store.db import connect, reading, shown_path
 
     checked: RecheckResult | None = None
     try:
         if do_recheck:
-            if not resolve_db(db).exists():
-                fail(f"no database at {resolve_db(db)}: import some games first "
+            if not shown_path(db).exists():
+                fail(f"no database at {shown_path(db)}: import some games first "
                      "(gops import PATH, or gops demo)")
             con = connect(db, writer="recheck")
             try:
@@ -91,7 +92,8 @@ def rejects(
         return
     for record in records:
         typer.echo(listing(record, notes.get(record.reject_id)))
-    typer.echo(summary_line(everything, checked, open_only))
+    typer.echo(summary_line(everything, checked, open_only,
+                            shown_path(db) if checked else None))
 
 
 def listing(record: Reject, note: str | None = None) -> str:
@@ -106,15 +108,18 @@ def listing(record: Reject, note: str | None = None) -> str:
     return line
 
 
-def summary_line(records: list[Reject], checked: RecheckResult | None, open_only: bool) -> str:
-    """The count under the listing, and how to go on."""
+def summary_line(records: list[Reject], checked: RecheckResult | None, open_only: bool,
+                 written: Path | None = None) -> str:
+    """The count under the listing, and how to go on (with the database a re-check
+    wrote its marks in, ``written``)."""
     resolved = sum(r.resolved for r in records)
     noun = "record" if len(records) == 1 else "records"
     text = (f"{len(records)} quarantined {noun}: {len(records) - resolved} open, {resolved} "
             "resolved" + (" (only the open ones listed)" if open_only and resolved else ""))
     if checked is not None:
         text += (f"; re-checked: {len(checked.newly_resolved)} newly resolved, "
-                 f"{len(checked.reopened)} reopened")
+                 f"{len(checked.reopened)} reopened"
+                 + (f" (marks stored in {written})" if written else ""))
     if not records:
         return "no record has been rejected"
     print_help = "gops rejects --show ID shows one" + (

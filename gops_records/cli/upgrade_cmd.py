@@ -22,10 +22,10 @@ def upgrade(db: DbOption = None) -> None:
 
         gops upgrade --db club.duckdb
     """
-    from gops_records.core.store.db import resolve_db
+    from gops_records.core.store.db import shown_path
     from gops_records.core.store.db import upgrade as upgrade_file
 
-    path = resolve_db(db)
+    path = shown_path(db)
     try:
         before, after = upgrade_file(path)
     except GopsError as exc:

@@ -24,7 +24,7 @@ from gops_records.cli.app import EXIT_READER_GONE
 from gops_records.core.importer import import_paths
 from gops_records.core.store.db import reading
 
-SAMPLES = Path(__file__).resolve().parents[2] / "data" / "samples"
+SAMPLES = Path(__file__).resolve().parents[2] / "gops_records" / "samples"
 ENV = {**os.environ, "COLUMNS": "250", "GOPS_DB": ""}
 
 

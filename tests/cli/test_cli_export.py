@@ -263,7 +263,7 @@ def test_a_db_that_is_not_a_database_exits_2(tmp_path: Path) -> None:
     assert "Traceback" not in result.output and not (tmp_path / "x.csv").exists()
 
 
-SAMPLES = ROOT / "data" / "samples"
+SAMPLES = ROOT / "gops_records" / "samples"
 
 
 def test_the_bundled_samples_come_back_from_gops_and_csv(tmp_path: Path) -> None:

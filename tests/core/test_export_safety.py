@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 from gops_records.cli import app
 from gops_records.core.importer import import_paths
 
-GIN_SAMPLE = ROOT / "data" / "samples" / "2026-01-15-thursday-club-gin.gin"
+GIN_SAMPLE = ROOT / "gops_records" / "samples" / "2026-01-15-thursday-club-gin.gin"
 ENV = {"COLUMNS": "250", "GOPS_DB": ""}
 TEXT_FORMATS = ("gops", "csv", "gin", "ginsheet")
 

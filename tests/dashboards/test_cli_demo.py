@@ -52,7 +52,7 @@ def _records(db: Path) -> int:
 
 def test_demo_on_the_bundled_samples(tmp_path):
     if dashboard_cmd.samples_dir() is None:
-        pytest.skip("data/samples/ has no .gops files yet")
+        pytest.skip("gops_records/samples/ has no record files")
     db = tmp_path / "demo.duckdb"
     runner = CliRunner()
     first = runner.invoke(app, ["demo", "--db", str(db), "--no-dashboard"], env=ENV)
@@ -93,9 +93,20 @@ def test_dashboard_help_has_an_example():
         assert "[default: 127.0.0.1]" in " ".join(result.stdout.split())
 
 
-def test_samples_are_named_from_the_project_folder(monkeypatch):
+def test_samples_are_package_data_stored_under_readable_names(tmp_path, monkeypatch):
     root = Path(__file__).resolve().parents[2]
-    monkeypatch.chdir(root)
-    assert dashboard_cmd.samples_dir() == Path("data") / "samples"  # what the games' source shows
-    monkeypatch.chdir(root / "docs")
-    assert dashboard_cmd.samples_dir() == root / "data" / "samples"
+    for where in (root, tmp_path):  # wherever the demo runs
+        monkeypatch.chdir(where)
+        assert dashboard_cmd.samples_dir() == root / "gops_records" / "samples"
+    db = tmp_path / "demo.duckdb"
+    result = CliRunner().invoke(app, ["demo", "--db", "demo.duckdb", "--no-dashboard"], env=ENV)
+    assert result.exit_code == 0, result.output
+    assert f"into {db}: " in result.stdout  # a relative --db, from where the command ran
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        names, paths = con.execute("SELECT sources, source_paths FROM imports").fetchone()
+    finally:
+        con.close()
+    assert "samples/2026-01-13-gops-society.gops" in names  # readable, not site-packages/...
+    assert str(root / "gops_records" / "samples" / "quarantine-demo.gops") in paths
+    assert "deliberately broken sample records" in result.stdout

@@ -11,7 +11,7 @@ from gops_records.cli import app
 from gops_records.games.gin.checking import read_gin_source
 
 ENV = {"COLUMNS": "250"}
-SAMPLES = Path(__file__).resolve().parents[2] / "data" / "samples"
+SAMPLES = Path(__file__).resolve().parents[2] / "gops_records" / "samples"
 
 
 def test_demo_stores_the_gin_samples(tmp_path):

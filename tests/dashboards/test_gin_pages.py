@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 from gops_records.core.importer import import_paths
 
 APP = Path(__file__).resolve().parents[2] / "dashboards" / "app.py"
-SAMPLES = Path(__file__).resolve().parents[2] / "data" / "samples"
+SAMPLES = Path(__file__).resolve().parents[2] / "gops_records" / "samples"
 GIN_PAGES = {"gin/standings.py": "Gin standings", "gin/hands.py": "How hands end",
              "gin/knocks.py": "Knocks and gin"}
 TIMEOUT = 60

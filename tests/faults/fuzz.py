@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SAMPLES = ROOT / "data" / "samples"
+SAMPLES = ROOT / "gops_records" / "samples"
 CORPUS = ROOT / "tests" / "data" / "fuzz"
 
 #: Words a record is made of, inserted whole by the token mutations.

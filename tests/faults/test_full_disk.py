@@ -19,7 +19,7 @@ from gops_records.cli import app
 from gops_records.core.importer import import_paths
 from gops_records.core.store.db import reading
 
-SAMPLES = Path(__file__).parents[2] / "data" / "samples"
+SAMPLES = Path(__file__).parents[2] / "gops_records" / "samples"
 TABLES = ("games", "game_players", "round_rows", "rejects", "imports", "source_file_reads")
 
 

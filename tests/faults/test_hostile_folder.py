@@ -13,7 +13,7 @@ from gops_records.core.importer import import_paths
 from gops_records.core.store.db import reading
 from gops_records.games.gops.checking import check_bytes
 
-SAMPLES = Path(__file__).parents[2] / "data" / "samples"
+SAMPLES = Path(__file__).parents[2] / "gops_records" / "samples"
 BAD_NAME = os.fsdecode(b"bad\xffname.gops")  # not valid UTF-8: a surrogate escape in str
 
 

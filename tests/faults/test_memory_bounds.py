@@ -33,7 +33,7 @@ BYTES_PER_BYTE = 16
 #: The child's address space: a guard against a runaway.
 AS_CAP = 4 << 30
 ROOT = Path(__file__).resolve().parents[2]
-SAMPLES = ROOT / "data" / "samples"
+SAMPLES = ROOT / "gops_records" / "samples"
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="reads /proc/self/status")

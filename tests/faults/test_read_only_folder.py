@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 from gops_records.cli import app
 from gops_records.core.importer import import_paths
 
-SAMPLES = Path(__file__).parents[2] / "data" / "samples"
+SAMPLES = Path(__file__).parents[2] / "gops_records" / "samples"
 ENV = {"COLUMNS": "250", "GOPS_DB": ""}
 
 

@@ -33,7 +33,7 @@ from gops_records.core.store.db import (
 )
 from gops_records.core.store.schema import MARK_APPLICATION, MARK_TABLE, MARK_VERSION, versions
 
-SAMPLE = ROOT / "data" / "samples" / "2026-01-13-gops-society.gops"
+SAMPLE = ROOT / "gops_records" / "samples" / "2026-01-13-gops-society.gops"
 ENV = {"COLUMNS": "250", "GOPS_DB": ""}
 
 

@@ -27,7 +27,7 @@ from gops_records.core.store.db import (
 )
 from gops_records.core.store.schema import versions
 
-SAMPLES = ROOT / "data" / "samples"
+SAMPLES = ROOT / "gops_records" / "samples"
 HEX = "format('{:016x}', game_id) AS game_id"
 
 #: How each version 1 table is filled from a version 2 database (attached as ``new``).

@@ -17,7 +17,7 @@ from paths import ROOT
 from gops_records.core.export import export_games
 from gops_records.core.importer import import_paths
 
-SAMPLES = ROOT / "data" / "samples"
+SAMPLES = ROOT / "gops_records" / "samples"
 EVENINGS = ("2026-01-15-thursday-club-gin.gin", "2026-01-22-thursday-club-gin.gin")
 #: Where a row came from (which import, file, position, how recorded), not what it says.
 PLACE = {"gin_hands": ("import_id", "source", "source_record", "source_line"),

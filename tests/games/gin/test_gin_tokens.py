@@ -46,7 +46,7 @@ def reference_tokens(text: str) -> list[Token]:
             line_start = start + m.group().rindex("\n") + 1
     return out
 
-SAMPLE = (ROOT / "data" / "samples" /
+SAMPLE = (ROOT / "gops_records" / "samples" /
           "2026-01-15-thursday-club-gin.gin").read_text("utf-8")[:3000]
 PIECES = st.sampled_from(list('[]{}();"\n\r\t ') + ["A", "s:K♦", "p", "(4♠", "6♠)", "knock",
                                                      "12.", "{c}", "; x", '[Tag "v"]', "  "])

@@ -28,7 +28,7 @@ from gops_records.games.gops.notation import write_games
 from gops_records.games.gops.rules import RuleProfile, TieRule
 from gops_records.games.gops.simulate import simulate
 
-SAMPLES = ROOT / "data" / "samples"
+SAMPLES = ROOT / "gops_records" / "samples"
 PROFILES = [RuleProfile(), RuleProfile(players=3), RuleProfile(players=4, tie_rule=TieRule.DISCARD),
             RuleProfile(bid_cards=2), RuleProfile(open_prizes=3), RuleProfile(cards=6),
             RuleProfile(tie_rule=TieRule.DISCARD)]

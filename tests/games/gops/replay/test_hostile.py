@@ -15,7 +15,7 @@ from gops_records.core.store.db import reading
 from gops_records.games.gops.checking import check_bytes
 from gops_records.games.gops.reading import read_reports
 
-SAMPLES = ROOT / "data" / "samples"
+SAMPLES = ROOT / "gops_records" / "samples"
 
 
 def codes(text: str) -> list[list[str]]:
