@@ -23,7 +23,6 @@ import duckdb
 
 from gops_records.core.errors import GopsError
 from gops_records.core.sources import _kind as file_kind
-from gops_records.core.store import aliases
 from gops_records.core.store.migrations import Version, fill_step
 from gops_records.core.store.schema import MARK_APPLICATION, MARK_TABLE, MARK_VERSION, versions
 
@@ -130,8 +129,8 @@ def _is_lock_error(exc: Exception) -> bool:
 
 
 def connect(path: str | Path | None = None, *, read_only: bool = False,
-            timeout: float = 10.0, writer: str = "import", upgrade: bool = True,
-            merged: bool = True) -> duckdb.DuckDBPyConnection:
+            timeout: float = 10.0, writer: str = "import", upgrade: bool = True
+            ) -> duckdb.DuckDBPyConnection:
     """Open the database, retrying a held lock with jittered backoff for up to ``timeout`` s.
 
     A read-write open creates the file (and its folder) and applies pending migrations. A
@@ -142,9 +141,7 @@ def connect(path: str | Path | None = None, *, read_only: bool = False,
     ``writer`` names what a read-write open is for (a key of :data:`_WRITES`), for the
     advice when the file may not be written. ``upgrade=False``: a read-write open that
     must not migrate (a report kept on the side) refuses an older file with
-    DatabaseOutdated, unchanged. A read-only open shows names through the stored aliases
-    (``gops alias``: :mod:`gops_records.core.store.aliases`) unless ``merged=False``
-    (an export, a backup, keeps the stored spellings).
+    DatabaseOutdated, unchanged.
     """
     db = resolve_db(path)
     if read_only and not db.exists():
@@ -168,10 +165,7 @@ def connect(path: str | Path | None = None, *, read_only: bool = False,
                                f"this one reads up to version {latest}: upgrade gops")
     if read_only and version < latest:
         con.close()
-        con = _upgraded_copy(db, version, timeout)
-        if merged:
-            aliases.install(con)
-        return con
+        return _upgraded_copy(db, version, timeout)
     if not read_only and not upgrade and version < latest:
         con.close()
         raise DatabaseOutdated(f"{db} holds schema version {version}, from an older gops; "
@@ -183,8 +177,6 @@ def connect(path: str | Path | None = None, *, read_only: bool = False,
             con.close()
             raise DatabaseUnusable(f"cannot upgrade {db} to schema version {latest}: "
                                    f"{exc}") from exc
-    elif merged:
-        aliases.install(con)
     return con
 
 
@@ -403,11 +395,10 @@ def _touch(path: Path) -> None:
 
 
 @contextmanager
-def reading(path: str | Path | None = None, timeout: float = 10.0, *, merged: bool = True
+def reading(path: str | Path | None = None, timeout: float = 10.0
             ) -> Iterator[duckdb.DuckDBPyConnection]:
-    """A short-lived read-only connection, closed on exit (for reports and notebooks);
-    names merged by the aliases unless ``merged=False`` (:func:`connect`)."""
-    con = connect(path, read_only=True, timeout=timeout, merged=merged)
+    """A short-lived read-only connection, closed on exit (for reports and notebooks)."""
+    con = connect(path, read_only=True, timeout=timeout)
     try:
         yield con
     finally:
@@ -434,7 +425,6 @@ class SharedReader:
         self.idle, self.poll, self.timeout = idle, poll, timeout
         self.opens = 0
         self._con: duckdb.DuckDBPyConnection | None = None
-        self._views: tuple[str, ...] = ()
         self._last_used = 0.0
         self._users = 0
         self._free = threading.Condition()
@@ -455,13 +445,11 @@ class SharedReader:
                     time.sleep(self.poll)
             if self._con is None:
                 self._con = connect(self.path, read_only=True, timeout=self.timeout)
-                self._views = aliases.merged_views(self._con)  # a cursor needs its own
                 self.opens += 1
                 self._watch = threading.Thread(target=self._watch_file, args=(self._con,),
                                                daemon=True)
                 self._watch.start()
             cursor = self._con.cursor()
-            aliases.install(cursor, self._views)
             self._users += 1
         try:
             yield cursor
