@@ -110,13 +110,13 @@ def test_csv_export_has_the_import_columns_and_round_trips(db: Path, tmp_path: P
     assert result.exit_code == 0, result.output
     lines = out.read_text().splitlines()
     assert lines[0] == ("game,game_ref,round,prize,bid_a,bid_b,bid_c,bid_d,player_a,player_b,"
-                        "player_c,player_d,event,site,date,event_round,match,tie_rule,cards,"
+                        "player_c,player_d,event,site,date,event_round,match,best_of,tie_rule,cards,"
                         "prize_order,bid_cards,open_prizes,revealed,comment")
     assert len(lines) == 1 + 42 + 1  # a header, 13+13+3+5+2+3+3 rounds, a comment's line break
     friday = [line for line in lines if ",Friday," in line]
     assert [line.split(",", 2)[2] for line in friday] == [
-        "1,13,13,1,,,Alice,Dora,,,Friday,,2026.11.27,,,,,,,,,",
-        "2,12,1,12,,,Alice,Dora,,,Friday,,2026.11.27,,,,,,,,,"]
+        "1,13,13,1,,,Alice,Dora,,,Friday,,2026.11.27,,,,,,,,,,",
+        "2,12,1,12,,,Alice,Dora,,,Friday,,2026.11.27,,,,,,,,,,"]
     # the spreadsheet-safe reference: g and the id's first 8 hex digits, never all digits
     game, ref = friday[0].split(",")[:2]
     assert ref == game_ref(int(game)) == f"g{int(game):016x}"[:9] and len(game) >= 18

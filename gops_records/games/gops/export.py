@@ -74,6 +74,7 @@ PARQUET_TABLES = ("games", "game_players", "rounds", "bids")
 CSV_TAG_OF = {
     "player_a": "A", "player_b": "B", "player_c": "C", "player_d": "D", "event": "Event",
     "site": "Site", "date": "Date", "event_round": "Round", "match": "Match",
+    "best_of": "BestOf",
     "tie_rule": "TieRule", "cards": "Cards", "prize_order": "PrizeOrder",
     "bid_cards": "BidCards", "open_prizes": "OpenPrizes",
 }

@@ -48,8 +48,8 @@ from gops_records.games.gops.replay.tags import date_problem
 
 REQUIRED = ("game", "round", "prize", "bid_a", "bid_b")
 OPTIONAL = ("bid_c", "bid_d", "player_a", "player_b", "player_c", "player_d", "event", "site",
-            "date", "event_round", "match", "tie_rule", "cards", "prize_order", "bid_cards",
-            "open_prizes", "revealed", "comment")
+            "date", "event_round", "match", "best_of", "tie_rule", "cards", "prize_order",
+            "bid_cards", "open_prizes", "revealed", "comment")
 COLUMNS = REQUIRED + OPTIONAL
 #: Columns whose JSON value must be text (a number there is a problem: names are text).
 TEXT_COLUMNS = ("player_a", "player_b", "player_c", "player_d", "event", "site", "date",
@@ -61,7 +61,7 @@ DELIMITERS = (",", ";", "\t")
 #: limit: their reader takes any layout in time linear in its size.
 MAX_LINE_BYTES = 1 << 20
 _TAG_OF = {"event": "Event", "site": "Site", "date": "Date", "event_round": "Round",
-           "match": "Match", "tie_rule": "TieRule", "cards": "Cards",
+           "match": "Match", "best_of": "BestOf", "tie_rule": "TieRule", "cards": "Cards",
            "prize_order": "PrizeOrder", "bid_cards": "BidCards", "open_prizes": "OpenPrizes"}
 #: Columns whose JSON value may be a list of cards, and how the list is written as text.
 LIST_COLUMNS = {"bid_a": "+", "bid_b": "+", "bid_c": "+", "bid_d": "+", "revealed": " "}

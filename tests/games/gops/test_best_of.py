@@ -187,3 +187,29 @@ def test_the_gops_export_keeps_best_of_and_imports_to_the_same_games(match_db: P
     import_paths([out], again)
     with reading(match_db) as a, reading(again) as b:
         assert best_of_matches(a, ALL_GAMES).equals(best_of_matches(b, ALL_GAMES))
+
+
+@pytest.mark.parametrize("kind", ["csv", "jsonl"])
+def test_round_logs_carry_best_of_and_the_csv_export_round_trips(match_db: Path,
+                                                                 tmp_path: Path, kind: str):
+    from gops_records.games.gops.roundlogs import round_log_games
+
+    out = tmp_path / "again.csv"
+    export_gops(match_db, out, "csv")
+    header = out.read_text("utf-8").splitlines()[0].split(",")
+    assert header[header.index("match") + 1] == "best_of"
+    again = tmp_path / "again.duckdb"
+    import_paths([out], again)
+    with reading(match_db) as a, reading(again) as b:
+        assert best_of_matches(a, ALL_GAMES).equals(best_of_matches(b, ALL_GAMES))
+    if kind == "jsonl":  # a number or text in JSON, a bad value located at its row
+        rows = ('{"game": 1, "round": 1, "prize": 2, "bid_a": 2, "bid_b": 1, "cards": 2, '
+                '"match": "1", "best_of": %s}\n'
+                '{"game": 1, "round": 2, "prize": 1, "bid_a": 1, "bid_b": 2, "cards": 2, '
+                '"match": "1", "best_of": %s}\n')
+        good = round_log_games((rows % (3, 3)).encode(), "jsonl", "log.jsonl")
+        assert good.valid.tolist() == [True]
+        bad = round_log_games((rows % ('"4"', '"4"')).encode(), "jsonl", "log.jsonl")
+        problems = bad.problems(bad.invalid_games)[0]
+        assert [(p.code, p.line) for p in problems] == [("tag-value", 1)]
+        assert problems[0].message.endswith("did you mean 3 or 5?")
