@@ -23,16 +23,14 @@ import duckdb
 
 from gops_records.core.errors import GopsError
 from gops_records.core.sources import _kind as file_kind
+from gops_records.core.store import aliases
 from gops_records.core.store.migrations import Version, fill_step
 from gops_records.core.store.schema import MARK_APPLICATION, MARK_TABLE, MARK_VERSION, versions
 
 if TYPE_CHECKING:  # polars loads only where a query's frame is wanted
     import polars as pl
 
-#: The database's file name in the user's data folder (:func:`default_db_path`).
-DEFAULT_DB_NAME = "gops.duckdb"
-#: The folder name gops keeps its files under in the user's data folder.
-APP_NAME = "gops-records"
+DEFAULT_DB = Path("data") / "gops.duckdb"
 ENV_VAR = "GOPS_DB"
 
 
@@ -92,31 +90,13 @@ class DatabaseMissing(GopsError):
     code = "missing"
 
 
-def user_data_folder() -> Path:
-    """gops's folder in the user's data directory, wherever the command runs (on Linux
-    ``$XDG_DATA_HOME/gops-records``, by default ``~/.local/share/gops-records``; the
-    platform's own place elsewhere, as platformdirs knows it). Not created here."""
-    import platformdirs
-
-    return platformdirs.user_data_path(APP_NAME, appauthor=False)
-
-
 def default_db_path() -> Path:
-    """``$GOPS_DB`` if set, else ``gops.duckdb`` in :func:`user_data_folder`: one file
-    whatever folder a command runs from (an import and the dashboard started anywhere
-    see the same games)."""
-    return Path(os.environ.get(ENV_VAR) or user_data_folder() / DEFAULT_DB_NAME)
+    """``$GOPS_DB`` if set, else ``data/gops.duckdb`` under the current folder."""
+    return Path(os.environ.get(ENV_VAR) or DEFAULT_DB)
 
 
 def resolve_db(path: str | Path | None) -> Path:
-    """The database a command uses: ``path`` (``--db``) if given, else the default."""
     return Path(path) if path else default_db_path()
-
-
-def shown_path(path: str | Path | None) -> Path:
-    """The database as commands that write it name it: an absolute path, so that the
-    user knows which file was written whatever folder they ran in."""
-    return Path(os.path.abspath(resolve_db(path)))
 
 
 def _is_lock_error(exc: Exception) -> bool:
@@ -129,8 +109,8 @@ def _is_lock_error(exc: Exception) -> bool:
 
 
 def connect(path: str | Path | None = None, *, read_only: bool = False,
-            timeout: float = 10.0, writer: str = "import", upgrade: bool = True
-            ) -> duckdb.DuckDBPyConnection:
+            timeout: float = 10.0, writer: str = "import", upgrade: bool = True,
+            merged: bool = True) -> duckdb.DuckDBPyConnection:
     """Open the database, retrying a held lock with jittered backoff for up to ``timeout`` s.
 
     A read-write open creates the file (and its folder) and applies pending migrations. A
@@ -141,7 +121,9 @@ def connect(path: str | Path | None = None, *, read_only: bool = False,
     ``writer`` names what a read-write open is for (a key of :data:`_WRITES`), for the
     advice when the file may not be written. ``upgrade=False``: a read-write open that
     must not migrate (a report kept on the side) refuses an older file with
-    DatabaseOutdated, unchanged.
+    DatabaseOutdated, unchanged. A read-only open shows names through the stored aliases
+    (``gops alias``: :mod:`gops_records.core.store.aliases`) unless ``merged=False``
+    (an export, a backup, keeps the stored spellings).
     """
     db = resolve_db(path)
     if read_only and not db.exists():
@@ -165,7 +147,10 @@ def connect(path: str | Path | None = None, *, read_only: bool = False,
                                f"this one reads up to version {latest}: upgrade gops")
     if read_only and version < latest:
         con.close()
-        return _upgraded_copy(db, version, timeout)
+        con = _upgraded_copy(db, version, timeout)
+        if merged:
+            aliases.install(con)
+        return con
     if not read_only and not upgrade and version < latest:
         con.close()
         raise DatabaseOutdated(f"{db} holds schema version {version}, from an older gops; "
@@ -177,6 +162,8 @@ def connect(path: str | Path | None = None, *, read_only: bool = False,
             con.close()
             raise DatabaseUnusable(f"cannot upgrade {db} to schema version {latest}: "
                                    f"{exc}") from exc
+    elif merged:
+        aliases.install(con)
     return con
 
 
@@ -395,10 +382,11 @@ def _touch(path: Path) -> None:
 
 
 @contextmanager
-def reading(path: str | Path | None = None, timeout: float = 10.0
+def reading(path: str | Path | None = None, timeout: float = 10.0, *, merged: bool = True
             ) -> Iterator[duckdb.DuckDBPyConnection]:
-    """A short-lived read-only connection, closed on exit (for reports and notebooks)."""
-    con = connect(path, read_only=True, timeout=timeout)
+    """A short-lived read-only connection, closed on exit (for reports and notebooks);
+    names merged by the aliases unless ``merged=False`` (:func:`connect`)."""
+    con = connect(path, read_only=True, timeout=timeout, merged=merged)
     try:
         yield con
     finally:
@@ -425,6 +413,7 @@ class SharedReader:
         self.idle, self.poll, self.timeout = idle, poll, timeout
         self.opens = 0
         self._con: duckdb.DuckDBPyConnection | None = None
+        self._views: tuple[str, ...] = ()
         self._last_used = 0.0
         self._users = 0
         self._free = threading.Condition()
@@ -445,11 +434,13 @@ class SharedReader:
                     time.sleep(self.poll)
             if self._con is None:
                 self._con = connect(self.path, read_only=True, timeout=self.timeout)
+                self._views = aliases.merged_views(self._con)  # a cursor needs its own
                 self.opens += 1
                 self._watch = threading.Thread(target=self._watch_file, args=(self._con,),
                                                daemon=True)
                 self._watch.start()
             cursor = self._con.cursor()
+            aliases.install(cursor, self._views)
             self._users += 1
         try:
             yield cursor

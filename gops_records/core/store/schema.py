@@ -152,6 +152,22 @@ INSERT INTO {MARK_TABLE} SELECT '{MARK_APPLICATION}'
     WHERE NOT EXISTS (SELECT 1 FROM {MARK_TABLE} WHERE application = '{MARK_APPLICATION}');
 """
 
+#: Version 15: name aliases (``gops alias``): ``alias`` is shown as ``name`` in every view
+#: of a read-only connection (:mod:`gops_records.core.store.aliases`); the records keep
+#: their spelling. ``gops_name(kind, name)`` maps a name the same way in users' SQL.
+ALIAS_TABLE = "name_aliases"
+_V15_ALIASES = f"""
+CREATE TABLE IF NOT EXISTS {ALIAS_TABLE} (
+    kind      VARCHAR NOT NULL,   -- 'player' | 'event'
+    alias     VARCHAR NOT NULL,   -- a stored spelling, shown as `name` in every view
+    name      VARCHAR NOT NULL,   -- the spelling every view shows instead
+    added_at  TIMESTAMP NOT NULL
+);
+CREATE OR REPLACE MACRO gops_name(name_kind, stored) AS
+    coalesce((SELECT a.name FROM {ALIAS_TABLE} a
+              WHERE a.kind = name_kind AND a.alias = stored), stored);
+"""
+
 #: The shared tables' steps (the store's part of the schema).
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, None, _V1_SHARED, tables=("imports", "rejects")),
@@ -167,6 +183,8 @@ MIGRATIONS: tuple[Migration, ...] = (
                   "SHA-256, for gops rejects --recheck", _V13_SOURCE_PATHS),
     Migration(14, "gops_database: the mark that tells a gops database from another "
                   "application's DuckDB file", _V14_MARK),
+    Migration(15, "name_aliases: one spelling of a player or event shown as another "
+                  "(gops alias); the macro gops_name", _V15_ALIASES, tables=(ALIAS_TABLE,)),
 )
 #: The version that adds the mark: a database without it is a gops database only when it
 #: is older (and has gops's tables: store/db.py).

@@ -82,7 +82,7 @@ def test_tables_are_the_documented_ones(db: Path) -> None:
                            "source_file_games", "source_file_rejects",
                            "reject_resolutions", "variant_round_rows", "gin_hands", "gin_turns",
                            "gin_melds", "gin_games", "gin_player_hands", "player_bid_groups",
-                           "player_bid_clusters", "scout_reports"}  # issue 3's, and more
+                           "player_bid_clusters", "scout_reports", "name_aliases"}  # issue 3's, and more
 
 
 def test_schema_migrations_records_every_version(db: Path) -> None:
@@ -90,7 +90,7 @@ def test_schema_migrations_records_every_version(db: Path) -> None:
         rows = con.execute("SELECT version, name, applied_at FROM schema_migrations "
                            "ORDER BY version").fetchall()
     assert [(v, n) for v, n, _ in rows] == [(v.version, v.name) for v in versions()]
-    assert [v.version for v in versions()] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]
+    assert [v.version for v in versions()] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]
     assert all(r[2] is not None for r in rows)
 
 
@@ -107,8 +107,8 @@ def test_migrating_twice_is_a_no_op(db: Path) -> None:
         before = con.execute("SELECT * FROM schema_migrations").fetchall()
     con = connect(db)  # a second read-write open migrates again
     try:
-        assert schema_version(con) == latest_version() == 14
-        assert migrate(con) == 14
+        assert schema_version(con) == latest_version() == 15
+        assert migrate(con) == 15
         assert con.execute("SELECT * FROM schema_migrations").fetchall() == before
     finally:
         con.close()

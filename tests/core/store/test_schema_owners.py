@@ -43,7 +43,8 @@ DESCRIBE = {
              "WHERE NOT internal ORDER BY view_name",
     "macros": "SELECT function_name, parameters, macro_definition FROM duckdb_functions() "
               "WHERE NOT internal AND function_type = 'macro' ORDER BY ALL",
-    "constraints": "SELECT * EXCLUDE (database_oid, schema_oid, table_oid) "
+    # constraint_index numbers the constraints of the whole catalog, as oids do
+    "constraints": "SELECT * EXCLUDE (database_oid, schema_oid, table_oid, constraint_index) "
                    "FROM duckdb_constraints() ORDER BY ALL",
     "migrations": "SELECT version, name FROM schema_migrations ORDER BY version",
 }
@@ -52,10 +53,23 @@ _MAKE = ("import sys; from gops_records.core.store.db import connect; "
          "connect(sys.argv[1]).close()")
 
 
+#: What versions after BEFORE's last (14) added, left out of the comparisons with it:
+#: version 15's table and macro (name aliases).
+_ADDED_SINCE = ("name_aliases", "gops_name")
+_LAST_BEFORE = 14
+
+
+def _as_before(what: str, row: tuple) -> bool:
+    if what == "migrations":
+        return row[0] <= _LAST_BEFORE
+    return not any(name in str(cell) for cell in row for name in _ADDED_SINCE)
+
+
 def _described(path: Path) -> dict[str, list[tuple]]:
     con = duckdb.connect(str(path), read_only=True)
     try:
-        return {what: con.execute(sql).fetchall() for what, sql in DESCRIBE.items()}
+        return {what: [row for row in con.execute(sql).fetchall() if _as_before(what, row)]
+                for what, sql in DESCRIBE.items()}
     finally:
         con.close()
 
@@ -140,7 +154,8 @@ def test_each_version_comes_from_its_owner() -> None:
         1: ["store", "gops:schema"], 2: ["gops:schema"], 3: ["store"], 4: ["gops:schema"],
         5: ["store"], 6: ["store"], 7: ["gops:schema"], 8: ["gin:schema"],
         9: ["gops:schema.bid_groups"], 10: ["gops:schema.scout_reports"],
-        11: ["gops:schema"], 12: ["gops:schema"], 13: ["store"], 14: ["store"]}
+        11: ["gops:schema"], 12: ["gops:schema"], 13: ["store"], 14: ["store"],
+        15: ["store"]}
     fills = [(v.version, owner) for v in versions() for owner, part in v.parts if part.fill]
     assert fills == [(9, "gops:schema.bid_groups")]
 
@@ -148,7 +163,8 @@ def test_each_version_comes_from_its_owner() -> None:
 def test_the_store_declares_only_shared_tables() -> None:
     shared = {t for step in SHARED for t in step.tables}
     assert shared == {"imports", "rejects", "source_files", "source_file_reads",
-                      "source_file_games", "source_file_rejects", "reject_resolutions"}
+                      "source_file_games", "source_file_rejects", "reject_resolutions",
+                      "name_aliases"}
     games = {t for v in versions() for owner, part in v.parts if owner != "store"
              for t in part.tables}
     text = "\n".join((ROOT / "gops_records/core/store" / name).read_text()
