@@ -30,7 +30,10 @@ from gops_records.core.store.schema import MARK_APPLICATION, MARK_TABLE, MARK_VE
 if TYPE_CHECKING:  # polars loads only where a query's frame is wanted
     import polars as pl
 
-DEFAULT_DB = Path("data") / "gops.duckdb"
+#: The database's file name in the user's data folder (:func:`default_db_path`).
+DEFAULT_DB_NAME = "gops.duckdb"
+#: The folder name gops keeps its files under in the user's data folder.
+APP_NAME = "gops-records"
 ENV_VAR = "GOPS_DB"
 
 
@@ -90,13 +93,31 @@ class DatabaseMissing(GopsError):
     code = "missing"
 
 
+def user_data_folder() -> Path:
+    """gops's folder in the user's data directory, wherever the command runs (on Linux
+    ``$XDG_DATA_HOME/gops-records``, by default ``~/.local/share/gops-records``; the
+    platform's own place elsewhere, as platformdirs knows it). Not created here."""
+    import platformdirs
+
+    return platformdirs.user_data_path(APP_NAME, appauthor=False)
+
+
 def default_db_path() -> Path:
-    """``$GOPS_DB`` if set, else ``data/gops.duckdb`` under the current folder."""
-    return Path(os.environ.get(ENV_VAR) or DEFAULT_DB)
+    """``$GOPS_DB`` if set, else ``gops.duckdb`` in :func:`user_data_folder`: one file
+    whatever folder a command runs from (an import and the dashboard started anywhere
+    see the same games)."""
+    return Path(os.environ.get(ENV_VAR) or user_data_folder() / DEFAULT_DB_NAME)
 
 
 def resolve_db(path: str | Path | None) -> Path:
+    """The database a command uses: ``path`` (``--db``) if given, else the default."""
     return Path(path) if path else default_db_path()
+
+
+def shown_path(path: str | Path | None) -> Path:
+    """The database as commands that write it name it: an absolute path, so that the
+    user knows which file was written whatever folder they ran in."""
+    return Path(os.path.abspath(resolve_db(path)))
 
 
 def _is_lock_error(exc: Exception) -> bool:

@@ -23,6 +23,7 @@ GAME = Game(
         "exports": f"{_P}.exports:FORMATS",  # gops export --format gin|ginsheet
         "games": f"{_P}.games:LISTING",  # gops games --game gin
         "replay": f"{_P}.replays:REPLAY",  # gops replay FILE|REF
+        "ratings": f"{_P}.ratings:placings",  # gops ratings --game gin
         "names": f"{_P}.names:NAMES",  # player and event columns (gops alias)
         "pages": "gops_records.dashboards.gin.pages:PAGES",  # the dashboard's
     },

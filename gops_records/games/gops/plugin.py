@@ -25,6 +25,7 @@ GAME = Game(
         "exports": f"{_P}.exports:FORMATS",  # gops export --format gops|csv|parquet
         "games": f"{_P}.games:LISTING",  # gops games
         "replay": f"{_P}.replays:REPLAY",  # gops replay FILE|REF
+        "ratings": f"{_P}.ratings:placings",  # gops ratings (core/ratings.py)
         "names": f"{_P}.names:NAMES",  # player and event columns (gops alias)
         "commands": f"{_P}.commands:register",  # gops solve, gops scout
         "pages": "gops_records.dashboards.gops.pages:PAGES",  # the dashboard's
