@@ -222,6 +222,8 @@ def main() -> None:
                    "come from another database; pick a game from the list instead.")
         return
     show_game(detail)
+    from gops_records.dashboards.gops.review_panel import show_game_review
+    show_game_review(view, game_id)
 
 
 if __name__ == "__main__":

@@ -152,6 +152,8 @@ def main() -> None:
     shown = show_open_prizes(view, player) | shown
     if not shown:
         st.info(f"{escape_md(player)} has no bids in the games the filters keep.")
+    from gops_records.dashboards.gops.review_panel import show_player_costs
+    show_player_costs(view, player)
     st.header(f"{escape_md(player)}'s games")
     st.caption("Newest first. Select a row to open the game round by round.")
     game_table(data.games(view, 200, player), "player_games", height=300)
