@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import polars as pl
 import streamlit as st
-from gops_records.dashboards import ui
+from gops_records.dashboards import ratings_panel, ui
 from gops_records.dashboards.evening_pick import EveningPicker, one_evening
 from gops_records.dashboards.gin import charts as charts_gin
 from gops_records.dashboards.gin import data as gin_data
@@ -124,6 +124,8 @@ def main() -> None:
     gv = pick_evening(gv)
     show_overview(gv)
     show_standings(gv)
+    ratings_panel.show_tonight(gv.view, "gin", gv.filters)
+    ratings_panel.show_table(gv.view, "gin")
     show_matches(gv)
     show_games(gv)
 

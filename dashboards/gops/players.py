@@ -15,7 +15,7 @@ on offer and which prize of the row the player takes on a win.
 from __future__ import annotations
 
 import streamlit as st
-from gops_records.dashboards import ui
+from gops_records.dashboards import ratings_panel, ui
 from gops_records.dashboards.data import View, current_view
 from gops_records.dashboards.gops import charts, data
 from gops_records.dashboards.gops import ui as gops_ui
@@ -142,6 +142,7 @@ def main() -> None:
     if player is None:
         gops_ui.no_games(view, "players")
         return
+    ratings_panel.show_player(view, "gops", player)
     frames = data.bidding(view, player)
     shown = False
     if frames is not None and not frames.heatmap.is_empty():
@@ -152,6 +153,7 @@ def main() -> None:
     shown = show_open_prizes(view, player) | shown
     if not shown:
         st.info(f"{escape_md(player)} has no bids in the games the filters keep.")
+    ratings_panel.show_calibration(view, "gops")
     from gops_records.dashboards.gops.review_panel import show_player_costs
     show_player_costs(view, player)
     st.header(f"{escape_md(player)}'s games")

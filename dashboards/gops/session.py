@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import polars as pl
 import streamlit as st
-from gops_records.dashboards import printable, ui
+from gops_records.dashboards import printable, ratings_panel, ui
 from gops_records.dashboards.data import View, current_view
 from gops_records.dashboards.evening_pick import EveningPicker, one_evening
 from gops_records.dashboards.gops import charts, data
@@ -237,6 +237,7 @@ def main() -> None:
                     f"gops-{ui.slug(evening)}.html", "text/html", "printable_session", row)
     show_overview(data.overview(shown))
     show_standings(table)
+    ratings_panel.show_tonight(shown, "gops")
     show_matches(results, one_evening=evening is not None)
     show_best_of(shown)
     show_pools(shown)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from gops_records.cli.app import app, fail, fail_on
-from gops_records.cli.options import DEFAULT_GAME, DbOption, GameKind
+from gops_records.cli.options import DEFAULT_GAME, DbOption, GameKind, games_help
 from gops_records.core.errors import GopsError
 
 if TYPE_CHECKING:
@@ -29,8 +29,7 @@ FORM_KEYS = ("player", "date", "event", "games", "wins", "mean_place", "rating_b
 def ratings(
     db: DbOption = None,
     kind: Annotated[GameKind, typer.Option(
-        "--game", help="Whose ratings: gops or gin (games of Gin Rummy, rated by game).")
-    ] = DEFAULT_GAME,
+        "--game", help=f"Whose ratings: {games_help()}.")] = DEFAULT_GAME,
     player: Annotated[str | None, typer.Option(
         "--player", metavar="NAME",
         help="Show this player's form instead: results and rating by evening.")] = None,

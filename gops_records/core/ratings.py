@@ -217,18 +217,25 @@ def form(history: pl.DataFrame, player: str) -> pl.DataFrame:
     return evenings.drop("first_seq")
 
 
-def evening_changes(history: pl.DataFrame, date, event: str | None) -> pl.DataFrame:
-    """The rating change of every player of one evening: player, games, wins, rating
-    before and after, change, provisional (after the evening), largest gain first."""
+def evening_changes(history: pl.DataFrame, date, event: str | None = None) -> pl.DataFrame:
+    """The rating change of every player of one evening (the games of ``date``, and of
+    ``event`` when given: None takes every event of the date): player, games, wins,
+    rating before and after, change, provisional (after the evening), largest gain
+    first."""
     import polars as pl
 
-    on = (pl.col("date").is_null() if date is None else pl.col("date") == date) & \
-        (pl.col("event").is_null() if event is None else pl.col("event") == event)
-    evenings = by_evening(history).filter(on)
-    return evenings.select(
-        "player", "games", "wins", "rating_before", "rating", "change",
-        (pl.col("games_total") < PROVISIONAL_GAMES).alias("provisional"),
-    ).sort(["change", "player"], descending=[True, False])
+    on = pl.col("date").is_null() if date is None else pl.col("date") == date
+    if event is not None:
+        on &= pl.col("event") == event
+    return (history.filter(on).sort("seq")
+            .group_by("player", maintain_order=True)
+            .agg(pl.len().cast(pl.Int64).alias("games"), pl.col("win_share").sum().alias("wins"),
+                 pl.col("rating_before").first(), pl.col("rating").last(),
+                 (pl.col("games_rated").last() < PROVISIONAL_GAMES).alias("provisional"))
+            .with_columns((pl.col("rating") - pl.col("rating_before")).alias("change"))
+            .select("player", "games", "wins", "rating_before", "rating", "change",
+                    "provisional")
+            .sort(["change", "player"], descending=[True, False]))
 
 
 def calibration(history: pl.DataFrame, bins: int = 10) -> pl.DataFrame:

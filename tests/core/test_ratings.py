@@ -63,7 +63,8 @@ def test_form_counts_games_and_wins_by_evening() -> None:
     rows = []
     for key, (day, winner) in enumerate([(1, "Ann"), (1, "Ann"), (1, "Bob"), (8, "Bob")]):
         loser = "Bob" if winner == "Ann" else "Ann"
-        rows += [(D(2026, 1, day), "club", key, winner, 1), (D(2026, 1, day), "club", key, loser, 2)]
+        rows += [(D(2026, 1, day), "club", key, winner, 1),
+                 (D(2026, 1, day), "club", key, loser, 2)]
     rated = ratings.rate(placings(rows))
     form = ratings.form(rated.history, "Ann")
     assert form["games"].to_list() == [3, 1]
