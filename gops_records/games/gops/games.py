@@ -98,6 +98,7 @@ class StoredGame:
     winner: str | None
     source: str
     source_game: int
+    best_of: int | None = None
 
     @property
     def ref(self) -> str:
@@ -116,7 +117,15 @@ class StoredGame:
                 "date_text": self.date_text, "event": self.event, "site": self.site,
                 "round": self.round, "match": self.match, "players": list(self.players),
                 "scores": list(self.scores), "finished": self.finished, "result": self.result,
-                "winner": self.winner, "source": self.source, "source_game": self.source_game}
+                "winner": self.winner, "source": self.source, "source_game": self.source_game,
+                "best_of": self.best_of}
+
+    @property
+    def match_text(self) -> str:
+        """The match as the table shows it: ``1``, or ``1 (best of 3)``."""
+        if self.match is None:
+            return ""
+        return self.match + (f" (best of {self.best_of})" if self.best_of else "")
 
 
 def find_games(con: duckdb.DuckDBPyConnection, selection: GameFilter | None = None,
@@ -134,6 +143,7 @@ def find_games(con: duckdb.DuckDBPyConnection, selection: GameFilter | None = No
         WITH sel AS MATERIALIZED (
             SELECT g.game_id, g.date, g.date_text, g.event, g.site, g.round, g.match,
                    g.finished, g.result, g.winner, g.source, g.source_game,
+                   try_cast(tag(g.tags, 'BestOf') AS INTEGER) AS best_of,
                    row_number() OVER (ORDER BY g.date DESC NULLS LAST, g.import_id,
                                       g.source, g.source_game) AS n
             FROM {known_rows('games', where, 'g', con)}
@@ -146,11 +156,11 @@ def find_games(con: duckdb.DuckDBPyConnection, selection: GameFilter | None = No
         )
         SELECT sel.game_id, sel.date, sel.date_text, sel.event, sel.site, sel.round,
                sel.match, seats.players, seats.scores, sel.finished, sel.result, sel.winner,
-               sel.source, sel.source_game
+               sel.source, sel.source_game, sel.best_of
         FROM sel JOIN seats USING (game_id) ORDER BY sel.n""", params).fetchall()
     games = [StoredGame(int(r[0]), r[1], r[2], r[3], r[4], r[5], r[6], tuple(r[7]),
                         tuple(int(x) for x in r[8]), bool(r[9]), r[10], r[11], r[12],
-                        int(r[13])) for r in rows]
+                        int(r[13]), r[14]) for r in rows]
     return games, total
 
 
@@ -181,6 +191,9 @@ class _Listing:
             rows.append((g.shown_date, g.event or "", g.round or "", " v ".join(g.players),
                          g.result or "*", g.winner or ("draw" if g.finished else ""), g.ref,
                          str(g.game_id)))
+        if any(g.best_of for g in found):  # best-of matches: say which match and its N
+            rows = [(*row[:3], "match" if i == 0 else found[i - 1].match_text, *row[3:])
+                    for i, row in enumerate(rows)]
         return aligned(rows)
 
     def summary(self, found: list[StoredGame], total: int) -> str:

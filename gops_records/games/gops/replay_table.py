@@ -28,7 +28,8 @@ def render_replay(report: GameReport, title: str) -> str:
     """The round-by-round table `gops replay` prints, then the outcome and the problems."""
     profile, names = report.profile, report.players
     where = f" (line {report.record.line})" if report.record.line else ""
-    lines = [f"{title}{where}: " + " v ".join(names) + f" | {rules_text(profile)}", ""]
+    lines = [f"{title}{where}: " + " v ".join(names) + f" | {rules_text(profile)}"
+             + _match_text(report), ""]
     shown = columns(profile)
     kinds = [kind for name in shown for kind in ([BIDS] * len(names) if name == BIDS
                                                   else [name])]
@@ -72,3 +73,12 @@ def _outcome(report: GameReport) -> list[str]:
         verdict = f"{report.winner} wins" if report.winner else "draw"
         return [f"Outcome: {scores}; unclaimed {report.outcome.unclaimed}: {verdict}"]
     return [f"Unfinished after {written} of {profile.rounds} rounds: {scores}"]
+
+
+def _match_text(report: GameReport) -> str:
+    """`` | match 1, best of 3`` for a game of a match (its Match and BestOf tags)."""
+    match = report.record.tag("Match")
+    if match is None:
+        return ""
+    best_of = report.record.tag("BestOf")
+    return f" | match {match}" + (f", best of {best_of}" if best_of else "")

@@ -213,3 +213,37 @@ def test_round_logs_carry_best_of_and_the_csv_export_round_trips(match_db: Path,
         problems = bad.problems(bad.invalid_games)[0]
         assert [(p.code, p.line) for p in problems] == [("tag-value", 1)]
         assert problems[0].message.endswith("did you mean 3 or 5?")
+
+
+# -- gops games and gops replay --------------------------------------------------------------
+
+
+def test_gops_games_lists_the_match_and_its_length(match_db: Path):
+    import json
+
+    from typer.testing import CliRunner
+
+    from gops_records.cli import app
+
+    runner = CliRunner(env={"COLUMNS": "250"})
+    listed = runner.invoke(app, ["games", "--db", str(match_db), "--json"])
+    assert listed.exit_code == 0, listed.output
+    games = [json.loads(line) for line in listed.stdout.splitlines()] \
+        if not listed.stdout.lstrip().startswith("[") else json.loads(listed.stdout)
+    assert sorted(g["best_of"] or 0 for g in games) == [0, 3, 3, 3, 3, 3, 5]
+    table = runner.invoke(app, ["games", "--db", str(match_db)])
+    assert table.exit_code == 0, table.output
+    assert table.stdout.splitlines()[0].split()[:4] == ["date", "event", "round", "match"]
+    assert "1 (best of 3)" in table.stdout and "2 (best of 5)" in table.stdout
+
+
+def test_gops_replay_names_the_match_and_its_length(tmp_path: Path):
+    from typer.testing import CliRunner
+
+    from gops_records.cli import app
+
+    path = tmp_path / "one.gops"
+    path.write_text(game(A_WINS), encoding="utf-8")
+    out = CliRunner(env={"COLUMNS": "250"}).invoke(app, ["replay", str(path)])
+    assert out.exit_code == 0, out.output
+    assert out.stdout.splitlines()[0].endswith(" | match 1, best of 3")
