@@ -45,10 +45,30 @@ def database_path(argv: list[str]) -> Path:
 
 
 def pages(nav: Navigation) -> dict[str, list]:
-    """Each section's pages, for ``st.navigation``."""
-    return {title: [st.Page(path, title=p.title, icon=p.icon, url_path=p.url_path,
-                            default=p.default) for path, p in listed]
-            for title, listed in nav.files(HERE).items()}
+    """Each section's pages, for ``st.navigation``.
+
+    Streamlit serves the page the dashboard opens with at / only (its own path, the
+    documented ``/session``, was "Page not found"): a hidden page keeps that path and
+    forwards to / with the address's parameters (:func:`forward`)."""
+    sections: dict[str, list] = {}
+    for title, listed in nav.files(HERE).items():
+        sections[title] = []
+        for path, p in listed:
+            page = st.Page(path, title=p.title, icon=p.icon,
+                           url_path="" if p.default else p.url_path, default=p.default)
+            sections[title].append(page)
+            if p.default:
+                sections[title].append(st.Page(forward(page), title=p.title, icon=p.icon,
+                                               url_path=p.url_path, visibility="hidden"))
+    return sections
+
+
+def forward(home: st.Page):
+    """A page that opens ``home`` instead, keeping the address's parameters."""
+    def forward_home() -> None:
+        st.switch_page(home, query_params={k: st.query_params.get_all(k)
+                                           for k in st.query_params})
+    return forward_home
 
 
 def no_database(db: Path) -> str:
@@ -63,6 +83,8 @@ def main() -> None:
     st.set_page_config(page_title=PRODUCT, page_icon=PAGE_ICON, layout="wide")
     nav = Navigation.of(registry.games())
     page = st.navigation(pages(nav))
+    if page.url_path == nav.default_url:  # the opening page's own path: forward to /
+        page.run()
     db = database_path(sys.argv[1:])
     try:
         base = data.View.of(db)

@@ -149,25 +149,34 @@ def _midpoint(values: pl.Series, scale: alt.Scale) -> float:
 def rate_with_ci(df: pl.DataFrame, x: str, *, title: str, x_title: str, y_title: str,
                  n: str, n_title: str, subtitle: str | list[str] = "",
                  ordinal_x: bool = True, rate: str = "rate",
-                 extra_tooltip: list | None = None, sort: list | None = None
-                 ) -> alt.LayerChart:
+                 extra_tooltip: list | None = None, sort: list | None = None,
+                 horizontal: bool = False) -> alt.LayerChart:
     """Points at ``rate`` with 95% interval bars (ci_low..ci_high), each labelled with its
-    count ``n`` (what the rate is out of) above the bar; ``sort`` orders the x values."""
+    count ``n`` (what the rate is out of) above the bar; ``sort`` orders the x values.
+
+    ``horizontal``: the categories down the y axis and the rates along x, the count right
+    of the bar, so that every category's name (a player's) is written out however narrow
+    the screen (names side by side along x hide each other)."""
+    where = "right" if horizontal else "above"
     df, head = _capped(df, title, [*([subtitle] if isinstance(subtitle, str) else subtitle),
-                                   f"number above = {n_title}"])
+                                   f"number {where} = {n_title}"])
     xt = "O" if ordinal_x else "Q"
     tooltip = [alt.Tooltip(x, title=x_title), alt.Tooltip(rate, title=y_title, format=".1%"),
                alt.Tooltip("ci_low", title="95% CI low", format=".1%"),
                alt.Tooltip("ci_high", title="95% CI high", format=".1%"),
                alt.Tooltip(n, title=n_title, format=",d"), *(extra_tooltip or [])]
-    base = alt.Chart(df).encode(x=alt.X(f"{x}:{xt}", title=x_title, sort=sort or "ascending",
-                                        axis=alt.Axis(labelAngle=0)))
+    cat, val, Cat, Val = ("y", "x", alt.Y, alt.X) if horizontal else ("x", "y", alt.X, alt.Y)
+    axis = alt.Axis(labelLimit=200, labelOverlap=False) if horizontal else alt.Axis(labelAngle=0)
+    base = alt.Chart(df).encode(**{cat: Cat(f"{x}:{xt}", title=x_title,
+                                            sort=sort or "ascending", axis=axis)})
     rule = base.mark_rule(strokeWidth=2, color=BLUE).encode(
-        y=alt.Y("ci_low:Q", title=y_title, axis=RATE), y2="ci_high:Q", tooltip=tooltip)
+        **{val: Val("ci_low:Q", title=y_title, axis=RATE), f"{val}2": "ci_high:Q"},
+        tooltip=tooltip)
     dots = base.mark_point(filled=True, size=70, color=BLUE).encode(
-        y=f"{rate}:Q", tooltip=tooltip)
-    counts = base.mark_text(dy=-8, fontSize=10, color=NEUTRAL).encode(
-        y="ci_high:Q", text=alt.Text(f"{n}:Q", format=".3~s"))
+        **{val: f"{rate}:Q"}, tooltip=tooltip)
+    place = {"dx": 6, "align": "left"} if horizontal else {"dy": -8}
+    counts = base.mark_text(fontSize=10, color=NEUTRAL, **place).encode(
+        **{val: "ci_high:Q"}, text=alt.Text(f"{n}:Q", format=".3~s"))
     return alt.layer(rule, dots, counts, title=alt.Title(**head))
 
 

@@ -70,8 +70,11 @@ class EveningPicker:
         pick, follow, url = self._k("pick"), self._k("latest"), self._k("url")
         wanted = st.query_params.get(self.param)
         if wanted is not None and wanted not in labels:
-            st.warning(f"The link's evening {escape_md(wanted)} is not among the evenings "
-                       "in view; the latest one shows.")
+            # Only a link (or an edited address) is told: an evening picked here that a
+            # filter then leaves out quietly gives way to the latest one.
+            if state.get(url) != wanted:
+                st.warning(f"The link's evening {escape_md(wanted)} is not among the "
+                           "evenings in view; the latest one shows.")
             wanted = None
         if wanted is not None and state.get(url) != wanted:
             state[pick] = wanted

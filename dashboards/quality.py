@@ -11,7 +11,7 @@ import re
 import polars as pl
 import streamlit as st
 from gops_records.dashboards import charts, data, ui
-from gops_records.dashboards.text import escape_md
+from gops_records.dashboards.text import code_span, escape_md
 
 from gops_records.core import rejects as quarantine_lib
 
@@ -119,7 +119,7 @@ def show_record(shown: list[quarantine_lib.Reject]) -> None:
     lines = quarantine_lib.record_lines(reject)
     st.caption("The line each problem points at:")
     st.code(pointed_lines(reject, lines), language=None)
-    st.caption(f"The record exactly as written in `{escape_md(reject.source)}`, numbered "
+    st.caption(f"The record exactly as written in {code_span(reject.source)}, numbered "
                "with its lines in that file.")
     st.code(numbered(lines), language=None)
 

@@ -9,6 +9,7 @@ escaping).
 
 from __future__ import annotations
 
+import re
 import string
 
 #: CommonMark lets a backslash escape any ASCII punctuation character.
@@ -36,3 +37,20 @@ def escape_md(text: object) -> str:
     return "".join(
         (f"\\{c}" if c in _PUNCTUATION else c) + (WORD_JOINER if c in _AUTOLINK_BREAKS else "")
         for c in flat)
+
+
+def code_span(text: object) -> str:
+    """``text`` as a Markdown code span, shown exactly as written (a file's path: no
+    backslash of :func:`escape_md` shows inside a code span, so it is not escaped).
+
+    The fence is one backtick longer than the longest run of backticks in ``text``, and a
+    space pads a text that starts or ends with a backtick or with spaces at both ends
+    (CommonMark strips one each side). Line breaks become spaces; no text, no span.
+    """
+    flat = " ".join(str(text).splitlines())
+    if not flat:
+        return ""
+    fence = "`" * (max(map(len, re.findall("`+", flat)), default=0) + 1)
+    spaced = flat[0] == flat[-1] == " " and flat.strip(" ")
+    pad = " " if "`" in (flat[0], flat[-1]) or spaced else ""
+    return f"{fence}{pad}{flat}{pad}{fence}"

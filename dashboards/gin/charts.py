@@ -23,6 +23,39 @@ from gops_records.dashboards.charts import (
 
 from gops_records.games.gin.analytics import ENDINGS, OUTCOME_LABELS, OUTCOMES
 
+#: The colour of each way a hand ends (:data:`OUTCOMES`), the same on every Gin chart:
+#: Okabe-Ito colours, gin green, knock blue, undercut vermillion, big gin purple, a drawn
+#: hand grey.
+OUTCOME_COLOURS = {"knock": BLUE, "undercut": OKABE_ITO[1], "gin": OKABE_ITO[2],
+                   "big_gin": OKABE_ITO[3], "draw": OKABE_ITO[7]}
+#: A player's side of a hand (:data:`ENDINGS`): the outcome, and whether the opponent won
+#: it (the opponent's side is drawn in a pale tint of the outcome's colour).
+ENDING_OUTCOMES = {"knocked and won": ("knock", False), "gin": ("gin", False),
+                   "big gin": ("big_gin", False), "undercut the knocker": ("undercut", False),
+                   "knocked, undercut": ("undercut", True),
+                   "opponent knocked": ("knock", True), "opponent's gin": ("gin", True),
+                   "opponent's big gin": ("big_gin", True), "drawn": ("draw", False)}
+
+
+def _tint(colour: str, towards_white: float = 0.5) -> str:
+    """``colour`` (``#rrggbb``) mixed with white: the same hue, paler."""
+    rgb = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(c + (255 - c) * towards_white):02x}" for c in rgb)
+
+
+#: Every label a Gin chart colours a hand's ending by (an outcome's label, or an ending of
+#: a player's) -> its colour: the one scale of every Gin chart of endings.
+ENDING_COLOURS = {
+    **{OUTCOME_LABELS[o]: c for o, c in OUTCOME_COLOURS.items()},
+    **{e: _tint(OUTCOME_COLOURS[o]) if theirs else OUTCOME_COLOURS[o]
+       for e, (o, theirs) in ENDING_OUTCOMES.items()}}
+
+
+def ending_scale(labels: list[str]) -> alt.Scale:
+    """The colour scale of ``labels`` (endings or outcome labels, in legend order), each in
+    its :data:`ENDING_COLOURS` colour whichever others are present."""
+    return alt.Scale(domain=labels, range=[ENDING_COLOURS[label] for label in labels])
+
 
 def _labelled(df: pl.DataFrame, category: str) -> pl.DataFrame:
     """``category`` with its count of hands: ``5 · 23 hands``."""
@@ -36,7 +69,8 @@ def stacked_shares(df: pl.DataFrame, category: str, stack: str, order: list[str]
                    title: str, subtitle: str, category_title: str, stack_title: str,
                    sort: list[str] | None = None) -> alt.Chart:
     """Horizontal bars, one a ``category`` (labelled with its hands), split into the
-    shares of ``stack`` (columns hands, total, share), in the order ``order``."""
+    shares of ``stack`` (columns hands, total, share: how hands ended, coloured by
+    :func:`ending_scale`), in the order ``order``."""
     df = _labelled(df, category)
     labels = (df.unique(category, maintain_order=True)
               .sort(pl.col(category).replace_strict(
@@ -49,8 +83,7 @@ def stacked_shares(df: pl.DataFrame, category: str, stack: str, order: list[str]
     return alt.Chart(df, title=alt.Title(**head)).mark_bar().encode(
         y=alt.Y("label:N", sort=labels, title=category_title, axis=alt.Axis(labelLimit=220)),
         x=alt.X("share:Q", title="share of the hands", stack="normalize", axis=RATE),
-        color=alt.Color(f"{stack}:N", title=stack_title,
-                        scale=alt.Scale(domain=present, range=OKABE_ITO[:len(present)]),
+        color=alt.Color(f"{stack}:N", title=stack_title, scale=ending_scale(present),
                         legend=alt.Legend(orient="bottom", columns=3)),
         order=alt.Order("stack_order:Q"),
         tooltip=[alt.Tooltip(category, title=category_title),
@@ -137,21 +170,27 @@ def undercut_by_deadwood_chart(df: pl.DataFrame) -> alt.LayerChart:
 
 
 def gin_share_chart(df: pl.DataFrame) -> alt.LayerChart:
+    """Each player's share of gin among their ways out; players down the y axis, so that
+    every name is written (side by side, long names hid each other)."""
     return rate_with_ci(df, "player", title="Who waits for gin",
                         x_title="player", y_title="ways out that are gin", n="outs",
                         n_title="times out", subtitle="big gin counts as gin",
-                        sort=df.sort("rate", descending=True)["player"].to_list())
+                        sort=df.sort("rate", descending=True)["player"].to_list(),
+                        horizontal=True)
 
 
 def knock_deadwood_chart(df: pl.DataFrame) -> alt.Chart | alt.LayerChart:
-    """Mean deadwood at a knock, per player and knock limit; each cell says its knocks."""
-    order = df.sort("limit_order")["knock_limit"].unique(maintain_order=True).to_list()
-    return heatmap(df.with_columns(pl.col("knock_limit").cast(pl.Enum(order))),
-                   "knock_limit", "player", "mean_deadwood",
+    """Mean deadwood at a knock, per player and knock limit; each cell says its knocks.
+
+    The x axis is the limit as a number (``limit_order``: 0 for the ace, which allows no
+    knock), so it reads 1, 2, ... 10 (as text, "10" came before "2")."""
+    return heatmap(df, "limit_order", "player", "mean_deadwood",
                    title="Deadwood kept at a knock", x_title="knock limit", y_title="player",
                    value_title="mean deadwood", text="knocks",
                    subtitle="number in a cell = knocks; close to the limit: knocks as soon "
                             "as allowed",
+                   x_axis=alt.Axis(labelAngle=0, labelOverlap=False,
+                                   labelExpr="datum.value == 0 ? 'ace' : datum.label"),
                    tooltip=["player", alt.Tooltip("knock_limit", title="knock limit"),
                             alt.Tooltip("knocks", title="knocks"),
                             alt.Tooltip("mean_deadwood", title="mean deadwood", format=".1f")])
@@ -184,14 +223,14 @@ def deadwood_caught_chart(df: pl.DataFrame, width: int = 5) -> alt.Chart:
         x2="deadwood_to:Q",
         y=alt.Y("hands:Q", title="hands", stack="zero", axis=COUNT),
         color=alt.Color("outcome:N", title="opponent went out by",
-                        scale=alt.Scale(domain=present, range=OKABE_ITO[:3]),
+                        scale=ending_scale(present),
                         legend=alt.Legend(orient="bottom")),
         tooltip=[alt.Tooltip("deadwood_from", title="from"),
                  alt.Tooltip("deadwood_to", title="below"), "outcome",
                  alt.Tooltip("hands", title="hands")])
 
 
-__all__ = ["deadwood_caught_chart", "endings_by_limit_chart",
+__all__ = ["ENDING_COLOURS", "deadwood_caught_chart", "ending_scale", "endings_by_limit_chart",
            "endings_by_player_chart", "game_points_chart", "game_scores_chart",
            "gin_share_chart", "hands_per_game_chart", "knock_deadwood_chart",
            "pile_endings_chart", "seat_chart", "stacked_shares", "turns_chart",

@@ -319,6 +319,11 @@ def h2h_chart(df: pl.DataFrame) -> alt.LayerChart:
                    x_title="opponent", y_title="player", value_title="score",
                    value_format=".0%", scale=alt.Scale(scheme="redblue", domain=[0, 1]),
                    text="games", diverging=True,
+                   # Opponents' names upright and the legend below: 17 names side by side
+                   # fit a 390 px phone (sloped, each ran into the next).
+                   x_axis=alt.Axis(labelAngle=-90, labelLimit=110, labelOverlap=False),
+                   y_axis=alt.Axis(labelLimit=110, labelOverlap=False),
+                   legend=alt.Legend(format=".0%", orient="bottom"),
                    tooltip=[alt.Tooltip("player"), alt.Tooltip("opponent"),
                             alt.Tooltip("games", title="games"), alt.Tooltip("wins"),
                             alt.Tooltip("draws"), alt.Tooltip("losses"),
@@ -353,14 +358,19 @@ def game_bids_chart(bids: pl.DataFrame) -> alt.LayerChart:
     bars = rounds.mark_bar(color=NEUTRAL).encode(
         x=x, y=alt.Y("value:Q", title="card value / points", axis=COUNT, stack=None),
         opacity=alt.Opacity("what:N", title="on offer", sort=offer,
-                            scale=alt.Scale(domain=offer, range=[0.3, 0.85])),
+                            scale=alt.Scale(domain=offer, range=[0.3, 0.85]),
+                            legend=alt.Legend(orient="bottom")),
         order=alt.Order("kind:N"),
         tooltip=[alt.Tooltip("round_no", title="round"), alt.Tooltip("what:N", title="what"),
                  alt.Tooltip("value:Q", title="value")])
-    players = alt.Color("player:N", title="player", scale=CATEGORIES)
+    # Colour, shape and fill share field and title: Vega-Lite draws one legend of the
+    # players for the three (a legend=None on one of them took the players' legend away).
+    legend = alt.Legend(orient="bottom")
+    players = alt.Color("player:N", title="player", scale=CATEGORIES, legend=legend)
     dots = alt.Chart(df).mark_point(size=110, strokeWidth=2).encode(
-        x=x, y="bid:Q", color=players, shape=alt.Shape("player:N", title="player"),
-        fill=alt.Fill("player:N", scale=CATEGORIES, legend=None),
+        x=x, y="bid:Q", color=players,
+        shape=alt.Shape("player:N", title="player", legend=legend),
+        fill=alt.Fill("player:N", scale=CATEGORIES, title="player", legend=legend),
         fillOpacity=alt.condition("datum.won", alt.value(1), alt.value(0)),
         tooltip=[alt.Tooltip("round_no", title="round"), "player", "bid",
                  alt.Tooltip("prize", title="prize"), alt.Tooltip("won", title="took the pool")])

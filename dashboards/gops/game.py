@@ -24,7 +24,7 @@ from gops_records.dashboards.gops import charts, data
 from gops_records.dashboards.gops import ui as gops_ui
 from gops_records.dashboards.text import escape_md
 
-from gops_records.core.game_refs import game_ref
+from gops_records.core.game_refs import game_ref, parse_game_ids
 from gops_records.games.gops.analytics import GameDetail
 from gops_records.games.gops.analytics.games import game_ref_expr, variant_rounds
 from gops_records.games.gops.cards import MAX_RANK, rank_name
@@ -53,7 +53,7 @@ def game_table(games: pl.DataFrame, key: str, *, columns: list[str] | None = Non
     a
     link; the CSV download has the full id too.
     """
-    shown = columns or [c for c in ("date", "event", "match", "players", "result", "winner",
+    shown = columns or [c for c in ("date", "winner", "result", "players", "event", "match",
                                     "rounds_played") if c in games.columns]
     shared = urlencode(current_view().filters.to_query_params(), doseq=True)
     table = games.with_columns(
@@ -62,8 +62,10 @@ def game_table(games: pl.DataFrame, key: str, *, columns: list[str] | None = Non
         .alias("open"),
         game_ref_expr().alias("ref"),
         *([pool_names()] if "pool_cards" in games.columns else []))
+    # The key columns first, the link and the reference last: on a phone (390 px) the
+    # first three or four columns are what shows without scrolling sideways.
     event = ui.table(
-        table.select("open", "ref", *shown), key, key=key, hide_index=True, height=height,
+        table.select(*shown, "ref", "open"), key, key=key, hide_index=True, height=height,
         on_select="rerun", selection_mode="single-row", placeholder="",
         csv=table.select("ref", "game_id", *shown),
         column_config={
@@ -101,11 +103,21 @@ def pool_names(column: str = "pool_cards") -> pl.Expr:
                                                    return_dtype=pl.String)).list.join("+")
 
 
+#: The round table's columns after the bids, in the order shown (the CSV keeps the
+#: stored order): what was bid and who took it come first, to be seen on a phone.
+AFTER_BIDS_SHOWN = ("taken_by", "pool_value", "score", "pool_cards", "carried_in", "comment")
+
+
 def named_cards(detail: GameDetail) -> pl.DataFrame:
-    """The round table with cards named A, 2..10, J, Q, K (prize, pool, bids)."""
-    return detail.rounds.with_columns(
-        card_names("prize"), *(card_names(c) for c in detail.header["bid_columns"]),
-        pool_names())
+    """The round table with cards named A, 2..10, J, Q, K (prize, pool, bids): round,
+    prize, the bids, who took the pool, then the rest."""
+    bids = detail.header["bid_columns"]
+    table = detail.rounds.with_columns(card_names("prize"), *(card_names(c) for c in bids),
+                                       pool_names())
+    rest = [c for c in table.columns if c not in {"round_no", "prize", *bids,
+                                                   *AFTER_BIDS_SHOWN}]
+    return table.select("round_no", "prize", *bids,
+                        *(c for c in AFTER_BIDS_SHOWN if c in table.columns), *rest)
 
 
 def running_scores(detail: GameDetail) -> pl.DataFrame:
@@ -144,7 +156,7 @@ def show_game(detail: GameDetail) -> None:
     variant = "" if read is None else f"{escape_md(h['variant'])} · "
     st.caption(f"Game **{game_ref(h['game_id'])}** · {variant}"
                f"{where or 'no event or date recorded'} — from {escape_md(h['source'])}, "
-               f"game {h['source_game']} (line {h['source_line']}); id {h['game_id']}")
+               f"game {h['source_game']} (line {h['source_line']})")
     cols = st.columns(4)
     cols[0].metric("Result", h["result"], help="Points in seat order: "
                    + ", ".join(f"{p} {s}" for p, s in zip(players, h["scores"], strict=True)))
@@ -207,7 +219,8 @@ def main() -> None:
         return
     labels = {str(row["game_id"]): _label(row) for row in games.iter_rows(named=True)}
     if wanted and wanted not in labels:
-        labels = {wanted: f"game {wanted}", **labels}
+        parsed = parse_game_ids(wanted)  # a game outside the list: named by its reference
+        labels = {wanted: f"game {game_ref(parsed[0]) if parsed else wanted}", **labels}
     ids = list(labels)
     if st.session_state.get("game_pick") not in ids or (
             wanted and st.session_state.get("game_url") != wanted):

@@ -161,6 +161,11 @@ def show_matches(results: pl.DataFrame, one_evening: bool) -> None:
         results = results.filter(number < MATCHES_SHOWN)
         st.caption(f"The {MATCHES_SHOWN} newest matches are shown: pick an evening to see "
                    "every match of it.")
+    # Who won first, then the counts (a phone shows the first four columns or so).
+    first = ["match", "player", "best_of_winner", "cumulative_winner", "game_wins",
+             "total_points"]
+    results = results.select(*(c for c in first if c in results.columns),
+                             *(c for c in results.columns if c not in first))
     shown = results.drop("event", "date") if one_evening else results
     ui.table(shown, "matches", csv=results, hide_index=True, placeholder="",
              column_config={
@@ -179,7 +184,7 @@ def show_pools(view: View) -> None:
         st.info("No rounds were played in these games.")
         return
     game_table(pools, "session_pools",
-               columns=["date", "event", "round_no", "pool_value", "pool_cards", "winner"])
+               columns=["pool_value", "winner", "round_no", "pool_cards", "date", "event"])
 
 
 def show_notable(view: View) -> None:
@@ -189,7 +194,7 @@ def show_notable(view: View) -> None:
         st.info("No finished games here yet.")
         return
     st.caption(f"Among the {NOTABLE_FROM} newest matching games. Select a row to open it.")
-    shown = ["players", "result", "winner", "margin"]
+    shown = ["winner", "margin", "result", "players"]  # key columns first (phones)
     left, right = st.columns(2)
     with left:
         st.markdown("**Biggest wins** (the winner's lead over the runner-up)")

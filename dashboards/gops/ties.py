@@ -110,7 +110,7 @@ def show_pools(view: View) -> None:
     st.subheader("Largest pools and who took them")
     st.caption("'tie' means the pool stayed on the table. Select a row to open the game.")
     game_table(data.largest_pools(view, 20), "ties_largest_pools",
-               columns=["date", "event", "round_no", "pool_value", "pool_cards", "winner"])
+               columns=["pool_value", "winner", "round_no", "pool_cards", "date", "event"])
     if open_games:
         show_open_rows(view)
 

@@ -206,8 +206,9 @@ def test_a_classic_game_keeps_its_table(simulated, monkeypatch):
     game = games["plain"][0]
     table = _open(at, game["id"])
     names = [game["tags"]["A"], game["tags"]["B"]]
-    assert table.columns == ["round_no", "prize", "pool_cards", "pool_value", "carried_in",
-                             *names, "taken_by", "score", "comment"]
+    # the bids and who took the pool first (a phone shows the first columns)
+    assert table.columns == ["round_no", "prize", *names, "taken_by", "pool_value", "score",
+                             "pool_cards", "carried_in", "comment"]
     assert table["prize"].to_list() == [rank(r[0]) for r in game["rounds"]]
     assert table[names[0]].to_list() == [rank(r[1]) for r in game["rounds"]]
     # the event comes straight after the reference: no variant named
