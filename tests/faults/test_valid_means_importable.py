@@ -108,7 +108,7 @@ def _rank(upcard: str) -> int:
 # -- writing them, changed -------------------------------------------------------------------
 
 _COLUMN_OF = {"Event": "event", "Site": "site", "Date": "date", "Round": "event_round",
-              "Match": "match", "TieRule": "tie_rule", "Cards": "cards",
+              "Match": "match", "BestOf": "best_of", "TieRule": "tie_rule", "Cards": "cards",
               "PrizeOrder": "prize_order", "BidCards": "bid_cards", "OpenPrizes": "open_prizes",
               "A": "player_a", "B": "player_b", "C": "player_c", "D": "player_d"}
 
@@ -182,12 +182,13 @@ names = st.one_of(st.sampled_from(ODD_NAMES),
                           max_size=12))
 
 TAGS = {"gops": ("Date", "Event", "Site", "Round", "Match", "A", "B", "C", "D", "Cards",
-                 "BidCards", "OpenPrizes", "Result"),
+                 "BidCards", "OpenPrizes", "BestOf", "OpenTakes", "Result"),
         "gin": ("Date", "Event", "Site", "Match", "Game", "Hand", "A", "B"),
         "ginsheet": ("Date", "Event", "Site", "Match", "Game", "A", "B")}
 TAGS["csv"] = TAGS["jsonl"] = TAGS["gops"]
 VALUES = {"Date": dates, "Game": numbers, "Hand": numbers, "Cards": numbers,
-          "Round": numbers, "BidCards": numbers, "OpenPrizes": numbers,
+          "Round": numbers, "BidCards": numbers, "OpenPrizes": numbers, "BestOf": numbers,
+          "OpenTakes": st.sampled_from(["winner", "each", "WINNER", "all", ""]),
           "Result": st.one_of(numbers, st.sampled_from(["*", "0-0", "9" * 30 + "-1"]))}
 
 
@@ -250,6 +251,7 @@ def show_gops(con: duckdb.DuckDBPyConnection) -> None:
         analytics.evenings(con, f)
         analytics.standings(con, f)
         analytics.match_results(con, f)
+        analytics.best_of_matches(con, f), analytics.best_of_games(con, f)
         analytics.head_to_head(con, f)
         shapes = analytics.game_shapes(con, f)
         for of in (analytics.tie_summary_of, analytics.ties_by_round_of,
