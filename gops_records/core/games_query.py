@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Protocol
 
@@ -22,7 +22,7 @@ from gops_records.core.game_refs import REF_PATTERN, game_ref, parse_game_ids
 from gops_records.core.store.db import scalar
 
 __all__ = ["GameFilter", "GameListing", "GameNotFound", "Listed", "UnknownEvent",
-           "UnknownPlayer", "aligned", "close_ids", "id_matches", "shown_date"]
+           "UnknownPlayer", "aligned", "close_ids", "id_matches", "resolved", "shown_date"]
 
 
 class GameNotFound(GopsError, LookupError):
@@ -47,9 +47,11 @@ class UnknownEvent(GopsError, LookupError):
 class GameFilter:
     """Which games to select: all given conditions hold (a list matches any of its names).
 
-    Names match exactly. A date filter leaves out games without a full date (and those
-    whose stored date Python cannot hold: :mod:`gops_records.core.dates`). Each game turns
-    it into SQL on its own tables.
+    Names match as stored: :func:`resolved` turns names as typed into the stored
+    spellings first (case, accents and spacing ignored; an alias's names included). A
+    date filter leaves out games without a full date (and those whose stored date Python
+    cannot hold: :mod:`gops_records.core.dates`). Each game turns it into SQL on its own
+    tables.
     """
 
     players: tuple[str, ...] = ()
@@ -57,6 +59,25 @@ class GameFilter:
     date_from: date | None = None
     date_to: date | None = None
     game_ids: tuple[int, ...] = ()
+
+
+def resolved(con: duckdb.DuckDBPyConnection, selection: GameFilter, game: str) -> GameFilter:
+    """``selection`` with its player and event names as ``game`` stores them: every stored
+    spelling a typed name names (:func:`gops_records.core.names.name_key`), and those an
+    alias joins to it (:func:`gops_records.core.store.aliases.resolve_typed`), so the filter
+    works on merged views and stored tables alike. UnknownPlayer / UnknownEvent, with the
+    close names, for a name nothing stored has."""
+    from gops_records.core.names import NameKind, UnknownName
+    from gops_records.core.store.aliases import resolve_typed
+
+    found: dict[NameKind, tuple[str, ...]] = {}
+    for kind, typed, error in ((NameKind.PLAYER, selection.players, UnknownPlayer),
+                               (NameKind.EVENT, selection.events, UnknownEvent)):
+        try:
+            found[kind] = resolve_typed(con, kind, typed, game=game) if typed else ()
+        except UnknownName as exc:
+            raise error(str(exc)) from None
+    return replace(selection, players=found[NameKind.PLAYER], events=found[NameKind.EVENT])
 
 
 def shown_date(day: date | None, text: str | None) -> str:

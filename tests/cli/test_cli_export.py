@@ -168,9 +168,12 @@ def test_filters(db: Path, tmp_path: Path) -> None:
 
 
 def test_an_unknown_player_is_an_error_with_close_names(db: Path, tmp_path: Path) -> None:
-    typo = _export(db, "-f", "gops", "-o", tmp_path / "x.gops", "--player", "alice")
+    typed = _export(db, "-f", "gops", "-o", tmp_path / "a.gops", "--player", "ALICE")
+    assert typed.exit_code == 0, typed.output  # names match as people type them
+    assert '"Alice"' in (tmp_path / "a.gops").read_text()  # and keep their stored spelling
+    typo = _export(db, "-f", "gops", "-o", tmp_path / "x.gops", "--player", "Alcie")
     assert typo.exit_code == 2
-    assert "no recorded games for player 'alice'; did you mean 'Alice'?" in typo.stderr
+    assert "no stored player 'Alcie'; did you mean 'Alice'?" in typo.stderr
     nobody = _export(db, "-f", "gops", "-o", tmp_path / "x.gops", "--player", "Nobody")
     assert nobody.exit_code == 2 and "players are recorded" in nobody.stderr
     assert not (tmp_path / "x.gops").exists()

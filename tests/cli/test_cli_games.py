@@ -95,10 +95,13 @@ def test_text_lists_the_games_with_their_reference(db: Path) -> None:
                     "replays one")
 
 
-def test_unknown_names_are_errors_with_close_matches(db: Path) -> None:
-    player = _games(db, "--player", "alice")
+def test_names_match_as_typed_and_unknown_ones_have_close_matches(db: Path) -> None:
+    typed = _games(db, "--player", "alice", "--event", " THURSDAY   Club")
+    assert typed.exit_code == 0, typed.output
+    assert "Alice" in typed.stdout and "Thursday club" in typed.stdout  # stored spellings
+    player = _games(db, "--player", "Alcie")
     assert player.exit_code == 2 and "did you mean 'Alice'?" in player.stderr
-    event = _games(db, "--event", "Thursday Club")
+    event = _games(db, "--event", "Thursday clubs")
     assert event.exit_code == 2 and "did you mean 'Thursday club'?" in event.stderr
     bad = _games(db, "--from", "tomorrow")
     assert bad.exit_code == 2 and "is not a date like" in bad.stderr

@@ -143,11 +143,14 @@ def install(con: duckdb.DuckDBPyConnection, views: tuple[str, ...] | None = None
     return len(views)
 
 
-def known_names(con: duckdb.DuckDBPyConnection, kind: NameKind) -> dict[str, int]:
-    """Every stored spelling of ``kind`` in every game, with its number of games (as the
-    connection shows them: merged on a read-only connection with aliases)."""
+def known_names(con: duckdb.DuckDBPyConnection, kind: NameKind, game: str | None = None
+                ) -> dict[str, int]:
+    """Every stored spelling of ``kind`` in every game (or in ``game``), with its number of
+    games (as the connection shows them: merged on a read-only connection with aliases)."""
     counts: dict[str, int] = {}
-    for _game, names in game_names():
+    for g, names in game_names():
+        if game is not None and g.name != game:
+            continue
         rows = con.execute(f"SELECT name, count(DISTINCT game_id) FROM ({names.source(kind)}) "
                            "WHERE name IS NOT NULL GROUP BY name").fetchall()
         for name, n in rows:
@@ -242,17 +245,18 @@ def merged_counts(counts: Mapping[str, int], found: Iterable[Alias], kind: NameK
     return out
 
 
-def resolve_typed(con: duckdb.DuckDBPyConnection, kind: NameKind, typed: Iterable[str]
-                  ) -> tuple[str, ...]:
+def resolve_typed(con: duckdb.DuckDBPyConnection, kind: NameKind, typed: Iterable[str],
+                  game: str | None = None) -> tuple[str, ...]:
     """Every stored spelling typed names name (case, accents and spacing ignored) and the
     names the views show for them: a filter's list that works on the merged views and on
     the stored tables alike. :class:`UnknownName` (with close names) for one naming none."""
     from gops_records.core.names import resolve
 
     found = aliases(con)
-    known = list(known_names(con, kind)) + [a.alias for a in found if a.kind is kind]
+    known = list(known_names(con, kind, game)) + [a.alias for a in found if a.kind is kind]
     what = str(kind)
-    listed_by = "gops players" if kind is NameKind.PLAYER else "gops events"
+    listed_by = ("gops players" if kind is NameKind.PLAYER else "gops events") + (
+        f" --game {game}" if game else "")
     out: dict[str, None] = {}
     for name in typed:
         for stored in resolve(name, known, what=what, listed_by=listed_by):
@@ -265,3 +269,22 @@ def resolve_typed(con: duckdb.DuckDBPyConnection, kind: NameKind, typed: Iterabl
 
 
 __all__ += ["UnknownName", "merged_counts", "resolve_typed"]
+
+
+def resolve_one(con: duckdb.DuckDBPyConnection, kind: NameKind, typed: str,
+                game: str | None = None) -> str:
+    """The one name ``typed`` names, as the connection shows it (for a command about one
+    player: ``gops scout marta``): its exact spelling if stored, else the one name of its
+    key. :class:`UnknownName` for none (with close names) or for several spellings no
+    alias joins (saying how to join them)."""
+    found = resolve_typed(con, kind, [typed], game=game)
+    shown = list(dict.fromkeys(canonical(aliases(con), kind, n) for n in found))
+    visible = set(known_names(con, kind, game))
+    shown = [n for n in shown if n in visible] or shown
+    if typed in shown or len(shown) == 1:
+        return typed if typed in shown else shown[0]
+    raise UnknownName(f"{typed!r} matches {', '.join(map(repr, shown))}: type one exactly, "
+                      f"or join them with gops alias {shown[1]!r} {shown[0]!r}")
+
+
+__all__ += ["resolve_one"]

@@ -24,9 +24,9 @@ import duckdb
 
 from gops_records.core.export import STDOUT, ExportSummary
 from gops_records.core.export_target import check_target, writing
-from gops_records.core.games_query import GameFilter
+from gops_records.core.games_query import GameFilter, resolved
 from gops_records.core.store.db import reading, resolve_db
-from gops_records.games.gin.games import check_gin_names, gin_where
+from gops_records.games.gin.games import gin_where
 from gops_records.games.gin.rules import Seat
 from gops_records.games.gin.sheet import SHEET_TAGS, SheetLine, SheetOut, SheetRecord, write_sheet
 
@@ -50,9 +50,9 @@ def export_gin(db: str | Path | None, out: str | Path, fmt: str,
     database = resolve_db(db)
     if not to_stdout:
         target = check_target(Path(out), database, f"a {fmt} export writes one file")
-    with reading(db) as con:
+    with reading(db, merged=False) as con:  # a backup: the names as stored
         con.execute("SET enable_progress_bar = false")  # stdout is the command's
-        check_gin_names(con, selection)
+        selection = resolved(con, selection, "gin")  # names as typed, and their aliases'
         write = _write_hands if fmt == GIN else _write_sheets
         if to_stdout:
             counts = write(con, stdout or sys.stdout, selection)

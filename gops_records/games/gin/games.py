@@ -23,6 +23,7 @@ from gops_records.core.games_query import (
     aligned,
     close_ids,
     id_matches,
+    resolved,
     shown_date,
 )
 from gops_records.core.store.db import scalar
@@ -115,8 +116,7 @@ def find_gin_games(con: duckdb.DuckDBPyConnection, selection: GameFilter | None 
     """The selected games, newest date first (undated last; then match and game number),
     the first ``limit`` of them (all when None), and how many the filter selects. A stored
     date Python cannot hold reads as None (:mod:`gops_records.core.dates`)."""
-    selection = selection or GameFilter()
-    check_gin_names(con, selection)
+    selection = resolved(con, selection or GameFilter(), "gin")  # names as typed
     where, params = gin_where(selection, "g")
     total = scalar(con, f"SELECT count(*) FROM gin_games g WHERE {where}", params)
     page = f"LIMIT {int(limit)}" if limit is not None else ""

@@ -41,9 +41,9 @@ from gops_records.core.export_target import (
     writing,
 )
 from gops_records.core.game_refs import game_ref
-from gops_records.core.games_query import GameFilter
+from gops_records.core.games_query import GameFilter, resolved
 from gops_records.core.store.db import reading, resolve_db, scalar
-from gops_records.games.gops.games import check_players, gops_where
+from gops_records.games.gops.games import gops_where
 from gops_records.games.gops.notation import (
     BidToken,
     CardToken,
@@ -105,10 +105,10 @@ def export_gops(db: str | Path | None, out: str | Path, fmt: str,
         check_parquet_folder(out, database, [f"{t}.parquet" for t in PARQUET_TABLES])
     else:
         target = check_target(out, database, f"a {fmt} export writes one file")
-    where, params = gops_where(selection)
-    with reading(db) as con:
+    with reading(db, merged=False) as con:  # a backup: the names as stored
         con.execute("SET enable_progress_bar = false")  # stdout is the command's
-        check_players(con, selection.players)
+        selection = resolved(con, selection, "gops")  # names as typed, and their aliases'
+        where, params = gops_where(selection)
         games = scalar(con, f"SELECT count(*) FROM games g WHERE {where}", params)
         rounds = scalar(con, "SELECT count(*) FROM rounds r SEMI JOIN "
                              f"(SELECT game_id FROM games g WHERE {where}) USING (game_id)",

@@ -23,6 +23,7 @@ from gops_records.core.games_query import (
     aligned,
     close_ids,
     id_matches,
+    resolved,
     shown_date,
 )
 from gops_records.core.store.db import scalar
@@ -133,9 +134,7 @@ def find_games(con: duckdb.DuckDBPyConnection, selection: GameFilter | None = No
     """The selected games, newest date first (undated last; one day's games in file
     order), the first ``limit`` of them (all when None), and how many the filter selects.
     A stored date Python cannot hold reads as None (:mod:`gops_records.core.dates`)."""
-    selection = selection or GameFilter()
-    check_players(con, selection.players)
-    check_events(con, selection.events)
+    selection = resolved(con, selection or GameFilter(), "gops")  # names as typed
     where, params = gops_where(selection)
     total = scalar(con, f"SELECT count(*) FROM games g WHERE {where}", params)
     page = f"LIMIT {int(limit)}" if limit is not None else ""

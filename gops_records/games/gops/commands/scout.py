@@ -45,11 +45,15 @@ def scout(
 
         gops scout "Bruno Keller" --vs "Anna de Vries" --json --seed 7
     """
+    from gops_records.core.names import NameKind
+    from gops_records.core.store.aliases import resolve_one
     from gops_records.core.store.db import reading
     from gops_records.games.gops.scouting.kept_store import asked, keep
 
     try:
         with reading(db) as con:  # the kept report if it still holds, else computed
+            player = resolve_one(con, NameKind.PLAYER, player, "gops")  # as people type it
+            vs = vs if vs is None else resolve_one(con, NameKind.PLAYER, vs, "gops")
             report, to_keep = asked(con, player, vs=vs, seed=seed, simulations=simulations,
                                     chart_data=False)
     except GopsError as exc:

@@ -230,7 +230,7 @@ def check_player(con: duckdb.DuckDBPyConnection, player: str, vs: str | None = N
                 "SELECT DISTINCT player FROM game_players").fetchall()]
             close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
             hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else (
-                f"; {len(names)} players are recorded (see the game_players table)")
+                f"; {len(names)} players are recorded (gops players lists them)")
             raise ScoutError(f"no recorded games for player {name!r}{hint}")
     if vs is not None and vs == player:
         raise ScoutError(f"--vs names the scouted player {player!r} again; give your own name")
