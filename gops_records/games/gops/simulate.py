@@ -49,7 +49,14 @@ from gops_records.games.gops.notation import (
     write_game,
 )
 from gops_records.games.gops.notation.writer import format_result
-from gops_records.games.gops.rules import Game, PrizeOrder, RoundResult, RuleProfile, resolve
+from gops_records.games.gops.rules import (
+    Game,
+    PrizeOrder,
+    RoundResult,
+    RuleProfile,
+    resolve,
+    takes_in_order,
+)
 
 # -- players ---------------------------------------------------------------------------
 
@@ -140,7 +147,8 @@ def play_game(profile: RuleProfile, bots: Sequence[Bot], rng: random.Random,
     Bids of several cards: each bot bids ``profile.bid_cards`` cards a round, for
     floor(N / k) rounds. Open prizes: each round the row is topped up from the pile, each
     bot bids one card, and the winner takes the prize of the row it chooses
-    (:meth:`Bot.take`).
+    (:meth:`Bot.take`); with ``[OpenTakes "each"]`` every bot chooses in turn, strongest
+    bid first (:func:`~gops_records.games.gops.rules.takes_in_order`).
     """
     if len(bots) != profile.players:
         raise ValueError(f"{profile.players} players need {profile.players} bots, "
@@ -160,10 +168,11 @@ def play_game(profile: RuleProfile, bots: Sequence[Bot], rng: random.Random,
             row = (*game.row, *revealed)
             for prize in revealed:
                 upcoming.remove(prize)
-            prize = max(row)
+            prize = max(row, default=0)  # 0: the row ran out (every bidder choosing)
             pool, value = row, prize
             ahead = tuple(sorted([*upcoming, *row]))
-            ahead = ahead[:ahead.index(prize)] + ahead[ahead.index(prize) + 1:]
+            if prize:
+                ahead = ahead[:ahead.index(prize)] + ahead[ahead.index(prize) + 1:]
         else:
             prize = pile[round_no - 1]
             upcoming.remove(prize)
@@ -193,7 +202,14 @@ def play_game(profile: RuleProfile, bots: Sequence[Bot], rng: random.Random,
             bids.append(cards)
             situations.append(situation)
         round_bids: tuple = tuple(b[0] for b in bids) if profile.bid_cards == 1 else tuple(bids)
-        if opened:
+        if profile.each_takes:  # every bidder chooses, strongest first
+            taken = takes_in_order(row, round_bids, profile.tie_rule,
+                                   lambda seat, left: bots[seat].take(situations[seat], left))
+            if checked:
+                game.play_round(revealed, round_bids, taken)
+            else:
+                game.play_unchecked(revealed, round_bids, taken)
+        elif opened:
             winner = resolve(round_bids)
             taken = bots[winner].take(situations[winner], row) if winner is not None else None
             if checked:
@@ -229,6 +245,8 @@ def game_tags(game: Game, tags: dict[str, str] | None = None) -> dict[str, str]:
         tags["BidCards"] = str(p.bid_cards)
     if p.open_prizes is not None:
         tags["OpenPrizes"] = str(p.open_prizes)
+    if p.each_takes:
+        tags["OpenTakes"] = p.open_takes.value
     tags["Result"] = format_result(game.scores) if game.is_over else "*"
     return tags
 
@@ -242,8 +260,9 @@ def _round(r: RoundResult, open_prizes: bool) -> RoundRecord:
     bids = tuple(_bid(s, cards) for s, cards in enumerate(r.cards))
     if not open_prizes:
         return RoundRecord(_PRIZE_TOKENS[r.prize], bids)
+    takes = tuple(_PRIZE_TOKENS[t] if t else None for t in r.takes) if r.takes else None
     return RoundRecord(_PRIZE_TOKENS[r.taken] if r.taken else None, bids,
-                       revealed=tuple(_PRIZE_TOKENS[p] for p in r.revealed))
+                       revealed=tuple(_PRIZE_TOKENS[p] for p in r.revealed), takes=takes)
 
 
 def record_of(game: Game, tags: dict[str, str] | None = None) -> GameRecord:

@@ -77,8 +77,9 @@ def _round(rnd: RoundRecord, layout: Layout) -> list[str]:
     if rnd.revealed is None:
         return [_card(rnd.prize, Suit.DIAMONDS, layout), *bids]
     shown = "(" + " ".join(_card(c, Suit.DIAMONDS, layout) for c in rnd.revealed) + ")"
-    taken = _card(rnd.prize, Suit.DIAMONDS, layout) if rnd.prize is not None else "-"
-    return [shown, *bids, taken]
+    takes = rnd.takes if rnd.takes is not None else (rnd.prize,)
+    return [shown, *bids, *(_card(t, Suit.DIAMONDS, layout) if t is not None else "-"
+                            for t in takes)]
 
 
 def write_in_layout(game: GameRecord, layout: Layout, rng: random.Random | None = None) -> str:

@@ -79,7 +79,9 @@ class RoundRecord:
 
     In a game with open prizes (``[OpenPrizes "k"]``) ``revealed`` holds the prizes its
     top-up revealed (possibly none) and ``prize`` is the prize taken, None for ``-``
-    (nobody takes one); in any other game ``revealed`` is None."""
+    (nobody takes one); in any other game ``revealed`` is None. Where every bidder
+    chooses (``[OpenTakes "each"]``) ``takes`` holds each seat's prize taken in seat
+    order (None for ``-``) and ``prize`` the single highest bidder's; else it is None."""
 
     prize: CardToken | None
     bids: tuple[Bid, ...]
@@ -87,6 +89,7 @@ class RoundRecord:
     number: int | None = field(default=None, compare=False)
     span: Span | None = field(default=None, compare=False, repr=False)
     revealed: tuple[CardToken, ...] | None = None
+    takes: tuple[CardToken | None, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,8 @@ TieRule, Cards, PrizeOrder, BidCards, OpenPrizes, Result), then other tags in th
 original order; one numbered round per line with every suit written (D, who bids from a
 second pack, keeps the suit the record gave, if any), a bid of several cards joined by
 ``+`` (``9♣+4♣``), an open-prize round as its revealed prizes in parentheses, the bids
-and the prize taken or ``-`` (``(8♦ 3♦ K♦) 9♣ 7♠ K♦``); comments in braces after their
+and the prize taken or ``-`` (``(8♦ 3♦ K♦) 9♣ 7♠ K♦``; where every bidder chooses, one
+take per seat: ``(8♦ 3♦ K♦) 9♣ 7♠ K♦ 8♦``); comments in braces after their
 round; then the terminator on a line of its own and a blank line between games.
 """
 
@@ -53,8 +54,9 @@ def round_cards(rnd: RoundRecord) -> str:
         prize = [_card(rnd.prize, Suit.DIAMONDS)] if rnd.prize is not None else []
         return " ".join(prize + bids)
     shown = "(" + " ".join(_card(c, Suit.DIAMONDS) for c in rnd.revealed) + ")"
-    taken = _card(rnd.prize, Suit.DIAMONDS) if rnd.prize is not None else "-"
-    return " ".join([shown, *bids, taken])
+    takes = rnd.takes if rnd.takes is not None else (rnd.prize,)
+    taken = [_card(t, Suit.DIAMONDS) if t is not None else "-" for t in takes]
+    return " ".join([shown, *bids, *taken])
 
 
 def _comment(text: str) -> str:
