@@ -20,9 +20,25 @@ from gops_records.dashboards.text import escape_md
 
 from gops_records.core import ratings as lib
 
-#: ``ratings(view, game)``: the ratings of every stored game of ``game``, cached on the
-#: database's state (filters do not apply).
-ratings = cached_read(lib.ratings_of, filtered=False, name="ratings")
+#: The last ratings this process computed, by (database, game): after an import the
+#: next ones start from them (:func:`gops_records.core.ratings.rate`'s ``previous``), so
+#: only the games from the first change on are rated again.
+_last: dict[tuple[str, str], lib.Ratings] = {}
+
+
+def _rated(con, db: str, game: str) -> lib.Ratings:
+    rated = lib.rate(lib.placings_of(con, game), _last.get((db, game)))
+    _last[(db, game)] = rated
+    return rated
+
+
+_cached = cached_read(_rated, filtered=False, name="ratings")
+
+
+def ratings(view: View, game: str) -> lib.Ratings:
+    """The ratings of every stored game of ``game``, cached on the database's state
+    (filters do not apply)."""
+    return _cached(view, view.db, game)
 
 PROVISIONAL_NOTE = (f"Rating: the conservative mu − {lib.CONSERVATIVE_SIGMAS} sigma of "
                     f"openskill's Plackett-Luce model (0 for a newcomer); ? marks a "

@@ -23,7 +23,6 @@ provisional.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -95,38 +94,50 @@ def _model():
     return PlackettLuce()
 
 
-def rate(placings: pl.DataFrame, progress: Callable[[int], None] | None = None) -> Ratings:
+def rate(placings: pl.DataFrame, previous: Ratings | None = None) -> Ratings:
     """Rate the games of ``placings`` in rating order (:func:`ordered`).
 
     Before each game the model's win chance of each player is recorded (openskill's
-    ``predict_win``), then the game's places update the players' ratings. A player seen
-    twice in one game is an error (the game's record is broken)."""
+    ``predict_win``), then the game's places update the players' ratings. Games of fewer
+    than two players are left out; a player seen twice in one game is an error (the
+    game's record is broken).
+
+    ``previous``: the ratings of an earlier state of the same games (before an import).
+    The games it rated that still open the order unchanged are kept as they are and only
+    the rest is rated, from the players' ratings at that point: the same result as rating
+    everything (tests/core/test_ratings.py), in the time of the games after the first
+    change (an evening imported after the others: that evening alone)."""
+    import numpy as np
     import polars as pl
 
     frame = ordered(placings)
+    frame = frame.filter(pl.len().over("seq") >= 2).with_columns(
+        pl.col("seq").rle_id().cast(pl.Int64))
+    first = _first_change(previous.history, frame) if previous is not None else 0
+    kept = previous.history.filter(pl.col("seq") < first) if previous is not None \
+        and first else None
+    todo = frame.filter(pl.col("seq") >= first)
     model = _model()
     mu0, sigma0 = model.mu, model.sigma
     current: dict[str, object] = {}
-    players = frame["player"].to_list()
-    places = frame["place"].to_list()
-    seqs = frame["seq"].to_numpy()
-    n = frame.height
-    mu_before = [0.0] * n
-    sigma_before = [0.0] * n
-    mu_after = [0.0] * n
-    sigma_after = [0.0] * n
-    win_chance = [0.0] * n
+    if kept is not None:
+        last = kept.group_by("player").agg(pl.col("mu").last(), pl.col("sigma").last())
+        current = {p: model.rating(mu=m, sigma=sg) for p, m, sg in last.iter_rows()}
+    players = todo["player"].to_list()
+    places = todo["place"].to_list()
+    n = todo.height
+    mu_before, sigma_before = [0.0] * n, [0.0] * n
+    mu_after, sigma_after, win_chance = [0.0] * n, [0.0] * n, [0.0] * n
     # the rows of one game are contiguous: walk them game by game
-    bounds = [0, *(i for i in range(1, n) if seqs[i] != seqs[i - 1]), n] if n else [0]
-    for g, (start, end) in enumerate(zip(bounds, bounds[1:], strict=False)):
+    bounds = [0, *(np.flatnonzero(np.diff(todo["seq"].to_numpy())) + 1).tolist(), n] \
+        if n else [0]
+    for start, end in zip(bounds, bounds[1:], strict=False):
         names = players[start:end]
         if len(set(names)) != len(names):
             raise NoRatingsError(f"a game has a player twice ({', '.join(names)}); its "
                                  "record is broken")
         teams = [[current[p] if p in current else model.rating(mu=mu0, sigma=sigma0)]
                  for p in names]
-        if len(teams) < 2:
-            continue
         chances = model.predict_win(teams)
         rated = model.rate(teams, ranks=places[start:end])
         for i, (p, before, after, chance) in enumerate(
@@ -135,16 +146,16 @@ def rate(placings: pl.DataFrame, progress: Callable[[int], None] | None = None) 
             mu_after[i], sigma_after[i] = after[0].mu, after[0].sigma
             win_chance[i] = chance
             current[p] = after[0]
-        if progress is not None and g % 10_000 == 0:
-            progress(g)
-    history = frame.with_columns(
+    fresh = todo.with_columns(
         pl.Series("mu_before", mu_before, pl.Float64),
         pl.Series("sigma_before", sigma_before, pl.Float64),
         pl.Series("mu", mu_after, pl.Float64),
         pl.Series("sigma", sigma_after, pl.Float64),
-        pl.Series("win_chance", win_chance, pl.Float64),
+        pl.Series("win_chance", win_chance, pl.Float64))
+    if kept is not None:
+        fresh = pl.concat([kept.select(fresh.columns), fresh])
+    history = fresh.with_columns(
         pl.len().over("seq").cast(pl.Int8).alias("players"),
-    ).filter(pl.col("players") >= 2).with_columns(
         # a shared first place counts as a share of a win: 1/2 for two
         pl.when(pl.col("place") == 1)
         .then(1.0 / (pl.col("place") == 1).sum().over("seq")).otherwise(0.0)
@@ -154,6 +165,30 @@ def rate(placings: pl.DataFrame, progress: Callable[[int], None] | None = None) 
         pl.col("player").cum_count().over("player").cast(pl.Int64).alias("games_rated"),
     )
     return Ratings(history, table_of(history))
+
+
+def _first_change(history: pl.DataFrame, frame: pl.DataFrame) -> int:
+    """The first game (``seq``) where the ordered placings ``frame`` differ from those
+    ``history`` rated: a game whose date, event, key, players or places changed, or one
+    added or removed before it. All of ``history``'s games when none changed."""
+    import polars as pl
+
+    cols = ["seq", "date", "event", "game_key", "player", "place"]
+    m = min(history.height, frame.height)
+    old, new = history.select(cols).head(m), frame.select(cols).head(m)
+    same = pl.DataFrame({c: old[c].eq_missing(new[c]) for c in cols}).select(
+        pl.all_horizontal(pl.all())).to_series()
+    differs = (~same).arg_true()
+    if differs.len():
+        return int(new["seq"][int(differs[0])])
+    if not m:
+        return 0
+    # one is a prefix of the other, row for row: the last game shared is the same game
+    # when the longer one starts a new game right after it; else it is rated again
+    longer = history if history.height > frame.height else frame
+    last = int(new["seq"][m - 1])
+    ends_there = longer.height == m or int(longer["seq"][m]) != last
+    return last + 1 if ends_there else last
 
 
 def conservative(mu: str, sigma: str) -> pl.Expr:

@@ -115,11 +115,20 @@ EVENINGS = st.lists(
     min_size=1, max_size=6)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(EVENINGS, st.randoms(use_true_random=False))
 def test_import_order_of_evenings_does_not_change_the_ratings(evenings, rnd) -> None:
     """An evening imported late gives the ratings it would have given first: the
     placings of each evening, concatenated in any order, rate the same."""
+    frames = _frames(evenings)
+    first = ratings.rate(pl.concat(frames))
+    rnd.shuffle(frames)
+    again = ratings.rate(pl.concat(frames))
+    assert first.table.equals(again.table)
+    assert first.history.equals(again.history)
+
+
+def _frames(evenings) -> list[pl.DataFrame]:
     frames, key = [], 0
     for date, event, games in evenings:
         rows = []
@@ -127,8 +136,31 @@ def test_import_order_of_evenings_does_not_change_the_ratings(evenings, rnd) -> 
             key += 1
             rows += [(date, event, key * 7919, p, places[i]) for i, p in enumerate(seats)]
         frames.append(placings(rows))
-    first = ratings.rate(pl.concat(frames))
-    rnd.shuffle(frames)
-    again = ratings.rate(pl.concat(frames))
-    assert first.table.equals(again.table)
-    assert first.history.equals(again.history)
+    return frames
+
+
+@settings(max_examples=25, deadline=None)
+@given(EVENINGS, st.data())
+def test_rating_on_from_earlier_ratings_is_rating_afresh(evenings, data) -> None:
+    """An import adds evenings (old or new) or a game disappears: ratings brought up to
+    date from the earlier ones equal ratings computed from nothing."""
+    frames = _frames(evenings)
+    before = data.draw(st.lists(st.sampled_from(range(len(frames))), unique=True))
+    earlier = ratings.rate(pl.concat([frames[i] for i in before]) if before
+                           else placings([]))
+    now = pl.concat(frames)
+    if data.draw(st.booleans()) and now.height:  # drop one game as well
+        now = now.filter(pl.col("game_key") != now["game_key"][0])
+    fresh, updated = ratings.rate(now), ratings.rate(now, earlier)
+    assert updated.history.equals(fresh.history)
+    assert updated.table.equals(fresh.table)
+
+
+def test_rating_on_rates_only_the_games_after_the_first_change() -> None:
+    day1 = [(D(2026, 1, 1), "club", k, p, 1 + (p != "Ann"))
+            for k in (1, 2) for p in ("Ann", "Bob")]
+    day2 = [(D(2026, 1, 8), "club", 3, "Ann", 2), (D(2026, 1, 8), "club", 3, "Bob", 1)]
+    earlier = ratings.rate(placings(day1))
+    assert ratings._first_change(earlier.history, ratings.ordered(placings(day1 + day2))) == 2
+    old = [(D(2025, 12, 1), "club", 9, "Ann", 1), (D(2025, 12, 1), "club", 9, "Bob", 2)]
+    assert ratings._first_change(earlier.history, ratings.ordered(placings(old + day1))) == 0
