@@ -15,6 +15,7 @@ import numpy as np
 
 from gops_records.games.gops.cards import SEATS
 from gops_records.games.gops.notation.tokens import Tokens, tokenize
+from gops_records.games.gops.replay import compiled
 from gops_records.games.gops.replay.engine import Replay, replay
 from gops_records.games.gops.replay.structure import find_games, find_rounds
 from gops_records.games.gops.replay.tags import TagNames, read_tags
@@ -22,12 +23,34 @@ from gops_records.games.gops.replay.tags import TagNames, read_tags
 _SEAT_OF_NAME = {seat: i for i, seat in enumerate(SEATS)}
 
 
-def replay_tokens(tokens: Tokens) -> Replay:
-    """Structure, tags, checks and play of a chunk's tokens."""
+def _seats(tokens: Tokens) -> tuple[TagNames, np.ndarray]:
+    """The tag names of a chunk, and the seat (0..3) each tag names as a player tag."""
     names = TagNames.of(tokens.tag_name)
     seat_of_code = np.array([_SEAT_OF_NAME.get(name, -1) for name in names.names] + [-1],
                             np.int64)
-    games = find_games(tokens, seat_of_code[names.codes])
+    return names, seat_of_code[names.codes]
+
+
+def replay_tokens(tokens: Tokens) -> Replay:
+    """Structure, tags, checks and play of a chunk's tokens: the compiled passes
+    (:mod:`.compiled`), and the diagnostic pass (:func:`.engine.replay`) for a chunk
+    with a problem or with open prizes."""
+    names, seats = _seats(tokens)
+    games = compiled.find_games(tokens, seats)
+    tags = read_tags(tokens.tag_index, games.game[tokens.tag_index], names,
+                     tokens.tag_value, games.count)
+    open_game = tags.open_prizes != 0
+    if open_game.any():
+        return replay(tokens, find_rounds(tokens, games, open_game), tags)
+    structure = compiled.find_rounds(tokens, games)
+    return compiled.play(tokens, structure, tags) or replay(tokens, structure, tags)
+
+
+def reference_replay_tokens(tokens: Tokens) -> Replay:
+    """:func:`replay_tokens` by the numpy passes alone (structure, engine): the test
+    oracle of the compiled ones."""
+    names, seats = _seats(tokens)
+    games = find_games(tokens, seats)
     tags = read_tags(tokens.tag_index, games.game[tokens.tag_index], names,
                      tokens.tag_value, games.count)
     structure = find_rounds(tokens, games, tags.open_prizes != 0)
@@ -39,4 +62,4 @@ def read_chunk(data: bytes | memoryview) -> Replay:
     return replay_tokens(tokenize(data))
 
 
-__all__ = ["Replay", "read_chunk", "replay_tokens"]
+__all__ = ["Replay", "read_chunk", "reference_replay_tokens", "replay_tokens"]

@@ -1,0 +1,377 @@
+/* The replay's compiled core: games, rounds, checks and play of a chunk's tokens, in
+ * passes over the token arrays that give exactly the arrays of structure.py and
+ * engine.py (held equal by tests/games/gops/replay/test_compiled_replay.py).
+ *
+ * games(role, one, seat)           -> where the games are (structure.find_games)
+ * rounds(role, game, players, end, is_comment)
+ *                                  -> the rounds of games without open prizes
+ *                                     (structure._classic_rounds and find_rounds)
+ * play(...)                        -> the checks and the play of every round, or None
+ *                                     as soon as any game has a problem: the chunk is
+ *                                     then replayed by engine.py, whose messages are
+ *                                     the diagnostic pass's.
+ *
+ * Inputs are C-contiguous buffers (numpy arrays); outputs are bytearrays that the
+ * caller views with numpy (int64 unless said otherwise).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { TAG, NUMBER, CARD, END, NEUTRAL, COMMENT };
+enum { K_CARD = 5, K_RESULT = 6 };
+#define SLOTS 5
+#define SEATS 4
+#define BID 3 /* cards of a bid read at most (tokens.MAX_BID_CARDS) */
+
+static PyObject *array_of(const void *data, Py_ssize_t bytes) {
+    return PyByteArray_FromStringAndSize(bytes ? (const char *)data : "", bytes);
+}
+
+/* -- games ------------------------------------------------------------------------------ */
+
+static PyObject *games(PyObject *self, PyObject *args) {
+    Py_buffer rb, ob, sb;  /* role int8, one: uint8 (a number token reading 1), seat int64 */
+    if (!PyArg_ParseTuple(args, "y*y*y*", &rb, &ob, &sb)) return NULL;
+    const int8_t *role = rb.buf;
+    const uint8_t *one = ob.buf;
+    const int64_t *seat = sb.buf;
+    Py_ssize_t n = rb.len;
+    int64_t *game = malloc(sizeof(int64_t) * (n + 1));
+    int64_t *start_tok = malloc(sizeof(int64_t) * (n + 1));  /* per game: its first sig */
+    int8_t *why = malloc(n + 1);                            /* per game: its split kind */
+    int64_t *last_sig = malloc(sizeof(int64_t) * (n + 1));
+    PyObject *out = NULL;
+    if (!game || !start_tok || !why || !last_sig) { PyErr_NoMemory(); goto done; }
+    Py_ssize_t g = -1;
+    int prev_role = -1, prev_decisive = -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int r = role[i];
+        if (r == COMMENT) continue;
+        int after_round = prev_decisive == CARD || prev_decisive == NUMBER;
+        int tag_split = r == TAG && after_round;
+        int one_split = r == NUMBER && one[i] && prev_decisive == CARD;
+        if (g < 0 || prev_role == END || tag_split || one_split) {
+            g++;
+            start_tok[g] = i;
+            why[g] = tag_split ? 1 : one_split ? 2 : 0;
+        }
+        game[i] = g;
+        last_sig[g] = i;
+        prev_role = r;
+        if (r != NEUTRAL) prev_decisive = r;
+    }
+    Py_ssize_t count = g + 1;
+    /* comments: with the token before, unless it ends a game; else with the one after */
+    {  /* backwards: the game of the next significant token (the last game after all) */
+        int64_t next_game = count - 1;
+        for (Py_ssize_t i = n - 1; i >= 0; i--) {
+            if (role[i] != COMMENT) { next_game = game[i]; continue; }
+            game[i] = count ? next_game : -1;
+        }
+        Py_ssize_t prev = -1;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            if (role[i] != COMMENT) { prev = i; continue; }
+            if (count && prev >= 0 && role[prev] != END) game[i] = game[prev];
+        }
+    }
+    int64_t *first = calloc(count + 1, sizeof(int64_t)), *last = calloc(count + 1, sizeof(int64_t));
+    int64_t *end = calloc(count + 1, sizeof(int64_t)), *players = calloc(count + 1, sizeof(int64_t));
+    int64_t *seat_tags = malloc(sizeof(int64_t) * SEATS * (count + 1));
+    int8_t *missing = calloc(count + 1, 1);
+    if (!first || !last || !end || !players || !seat_tags || !missing) {
+        PyErr_NoMemory();
+    } else {
+        for (Py_ssize_t k = 0; k < count; k++) first[k] = -1;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            Py_ssize_t k = game[i];
+            if (k < 0) continue;
+            if (first[k] < 0) first[k] = i;
+            last[k] = i;
+        }
+        for (Py_ssize_t k = 0; k < count; k++) {
+            end[k] = role[last_sig[k]] == END ? last_sig[k] : -1;
+            players[k] = 2;
+            for (int s = 0; s < SEATS; s++) seat_tags[k * SEATS + s] = -1;
+        }
+        for (Py_ssize_t k = 1; k < count; k++)
+            if (end[k - 1] < 0) missing[k - 1] = why[k];
+        if (count && end[count - 1] < 0) missing[count - 1] = 3;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            if (seat[i] < 0 || game[i] < 0) continue;
+            seat_tags[game[i] * SEATS + seat[i]] = i;
+            if (seat[i] + 1 > players[game[i]]) players[game[i]] = seat[i] + 1;
+        }
+        if (!count)
+            for (Py_ssize_t i = 0; i < n; i++) game[i] = -1;
+        out = Py_BuildValue("(NNNNNNNN)", array_of(game, 8 * n), array_of(first, 8 * count),
+                            array_of(last, 8 * count), array_of(end, 8 * count),
+                            array_of(missing, count), array_of(players, 8 * count),
+                            array_of(seat_tags, 8 * SEATS * count),
+                            array_of(start_tok, 8 * count));
+    }
+    free(first); free(last); free(end); free(players); free(seat_tags); free(missing);
+done:
+    free(game); free(start_tok); free(why); free(last_sig);
+    PyBuffer_Release(&rb); PyBuffer_Release(&ob); PyBuffer_Release(&sb);
+    return out;
+}
+
+/* -- rounds ------------------------------------------------------------------------------ */
+
+typedef struct { int64_t *data; Py_ssize_t size, cap; } Vec;
+
+static int vec_push(Vec *v, int64_t x) {
+    if (v->size == v->cap) {
+        Py_ssize_t cap = v->cap ? v->cap * 2 : 1024;
+        int64_t *grown = realloc(v->data, sizeof(int64_t) * cap);
+        if (!grown) return -1;
+        v->data = grown;
+        v->cap = cap;
+    }
+    v->data[v->size++] = x;
+    return 0;
+}
+
+static PyObject *rounds(PyObject *self, PyObject *args) {
+    Py_buffer rb, gb, pb, eb, cb;  /* role int8, game, players, end_token, is_comment uint8 */
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*", &rb, &gb, &pb, &eb, &cb)) return NULL;
+    const int8_t *role = rb.buf;
+    const int64_t *game = gb.buf, *players = pb.buf, *end = eb.buf;
+    const uint8_t *is_comment = cb.buf;
+    Py_ssize_t n = rb.len, count = pb.len / 8;
+    Vec rgame = {0}, cards = {0}, ncards = {0}, number = {0}, first = {0}, round_no = {0};
+    Vec empty = {0};
+    int64_t *round_of = malloc(sizeof(int64_t) * (n + 1));
+    int64_t *per_game = calloc(count + 1, sizeof(int64_t));
+    int64_t *comment_round = NULL;
+    int fail = !round_of || !per_game;
+    PyObject *out = NULL;
+    int64_t cur = -1, k = 0, seg_number = -1, r = -1;
+    for (Py_ssize_t i = 0; i < n && !fail; i++) {
+        round_of[i] = -1;
+        int ro = role[i];
+        if (ro != NUMBER && ro != CARD) continue;
+        int64_t g = game[i];
+        if (ro == NUMBER || g != cur) {
+            if (seg_number >= 0 && k == 0) fail |= vec_push(&empty, seg_number);
+            cur = g;
+            k = 0;
+            seg_number = ro == NUMBER ? i : -1;
+            if (ro == NUMBER) continue;
+        }
+        int64_t slots = players[g] + 1;
+        if (k % slots == 0) {
+            r++;
+            int64_t num = k == 0 ? seg_number : -1;
+            fail |= vec_push(&rgame, g) | vec_push(&number, num) | vec_push(&ncards, 0)
+                | vec_push(&first, num >= 0 ? num : i) | vec_push(&round_no, ++per_game[g]);
+            for (int s = 0; s < SLOTS; s++) fail |= vec_push(&cards, -1);
+            if (fail) break;
+            if (num >= 0) round_of[num] = r;
+        }
+        cards.data[r * SLOTS + k % slots] = i;
+        ncards.data[r]++;
+        round_of[i] = r;
+        k++;
+    }
+    if (!fail && seg_number >= 0 && k == 0) fail |= vec_push(&empty, seg_number);
+    Py_ssize_t R = r + 1;
+    if (!fail) {
+        /* a comment's round: that of the last round token before it, in its game and
+           not after its terminator */
+        Vec com = {0};
+        int64_t owner = -1;
+        for (Py_ssize_t i = 0; i < n && !fail; i++) {
+            if (round_of[i] >= 0) owner = round_of[i];
+            if (!is_comment[i]) continue;
+            int64_t g = game[i], cr = -1;
+            if (R && owner >= 0 && g >= 0 && rgame.data[owner] == g &&
+                !(end[g] >= 0 && i > end[g]))
+                cr = owner;
+            fail |= vec_push(&com, cr);
+        }
+        comment_round = com.data;
+        if (!fail)
+            out = Py_BuildValue("(NNNNNNNNN)", array_of(rgame.data, 8 * R),
+                                array_of(round_no.data, 8 * R), array_of(cards.data, 8 * SLOTS * R),
+                                array_of(ncards.data, 8 * R), array_of(number.data, 8 * R),
+                                array_of(first.data, 8 * R), array_of(empty.data, 8 * empty.size),
+                                array_of(com.data, 8 * com.size), array_of(per_game, 8 * count));
+    }
+    if (fail && !PyErr_Occurred()) PyErr_NoMemory();
+    free(rgame.data); free(cards.data); free(ncards.data); free(number.data); free(first.data);
+    free(round_no.data); free(empty.data); free(round_of); free(per_game); free(comment_round);
+    PyBuffer_Release(&rb); PyBuffer_Release(&gb); PyBuffer_Release(&pb); PyBuffer_Release(&eb);
+    PyBuffer_Release(&cb);
+    return out;
+}
+
+/* -- checks and play ---------------------------------------------------------------------- */
+
+static const int PLACE_SUIT[SLOTS] = {1, 2, 3, 4, 0};
+
+/* Per round: prize, bids (R x 4), bid ranks (R x 4 x BID), winner, carried in, pool start;
+   per game: scores (G x 4), unclaimed. None when any game has a problem. */
+static PyObject *play(PyObject *self, PyObject *args) {
+    Py_buffer b_rg, b_rn, b_cards, b_nc, b_num, b_kind, b_word, b_wrank, b_wsuit, b_wn, b_wval,
+        b_wcount, b_players, b_N, b_limit, b_tie, b_order, b_bidk, b_nrounds, b_end, b_rlen,
+        b_res;
+    int several;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*p", &b_rg, &b_rn,
+                          &b_cards, &b_nc, &b_num, &b_kind, &b_word, &b_wrank, &b_wsuit, &b_wn,
+                          &b_wval, &b_wcount, &b_players, &b_N, &b_limit, &b_tie, &b_order,
+                          &b_bidk, &b_nrounds, &b_end, &b_rlen, &b_res, &several))
+        return NULL;
+    Py_buffer *all[] = {&b_rg, &b_rn, &b_cards, &b_nc, &b_num, &b_kind, &b_word, &b_wrank,
+                        &b_wsuit, &b_wn, &b_wval, &b_wcount, &b_players, &b_N, &b_limit,
+                        &b_tie, &b_order, &b_bidk, &b_nrounds, &b_end, &b_rlen, &b_res};
+    const int64_t *rg = b_rg.buf, *rn = b_rn.buf, *cards = b_cards.buf, *nc = b_nc.buf,
+                  *num = b_num.buf;
+    const int8_t *kind = b_kind.buf;
+    const int32_t *word = b_word.buf;
+    /* per word (+1 row for no word): ranks and suits of up to BID cards, their count,
+       values (4: a number, a result's points) and the count of values */
+    const int64_t *wrank = b_wrank.buf, *wsuit = b_wsuit.buf, *wn = b_wn.buf, *wval = b_wval.buf,
+                  *wcount = b_wcount.buf;
+    const int64_t *players = b_players.buf, *N = b_N.buf, *limit = b_limit.buf,
+                  *tie = b_tie.buf, *order = b_order.buf, *bidk = b_bidk.buf,
+                  *nrounds = b_nrounds.buf, *end = b_end.buf, *rlen = b_rlen.buf,
+                  *res = b_res.buf; /* result: G x 5 */
+    Py_ssize_t R = b_rg.len / 8, G = b_players.len / 8;
+    int64_t *prize = malloc(8 * (R + 1)), *bids = malloc(8 * SEATS * (R + 1));
+    int64_t *ranks = malloc(8 * SEATS * BID * (R + 1)), *winner = malloc(8 * (R + 1));
+    int64_t *carried = malloc(8 * (R + 1)), *pool = malloc(8 * (R + 1));
+    int64_t *scores = calloc(SEATS * (G + 1), 8), *unclaimed = calloc(G + 1, 8);
+    PyObject *out = NULL;
+    int clean = 1;
+    if (!prize || !bids || !ranks || !winner || !carried || !pool || !scores || !unclaimed) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t r = 0;
+    for (Py_ssize_t g = 0; g < G && clean; g++) {
+        uint16_t used[SLOTS] = {0};  /* bit k: rank k spent in this place */
+        int64_t P = players[g], n_cards = N[g], pool_first = -1, carry = 0;
+        int discard = tie[g] == 1;
+        for (; r < R && rg[r] == g && clean; r++) {
+            int64_t no = rn[r];
+            if (no > limit[g] || nc[r] != P + 1) { clean = 0; break; }
+            if (num[r] >= 0) {
+                int32_t w = word[num[r]];
+                if (wval[w * 4] != no) { clean = 0; break; }
+            }
+            for (int s = 0; s < SEATS; s++) {
+                bids[r * SEATS + s] = -1;
+                for (int j = 0; j < BID; j++) ranks[(r * SEATS + s) * BID + j] = -1;
+            }
+            for (int p = 0; p <= P && clean; p++) {
+                int64_t t = cards[r * SLOTS + p];
+                if (t < 0 || kind[t] != K_CARD) { clean = 0; break; }
+                int32_t w = word[t];
+                int64_t count = wn[w];
+                if (p == 0 ? count != 1 : (several ? count != bidk[g] : count != 1)) {
+                    clean = 0;
+                    break;
+                }
+                int64_t strength = 0;
+                uint16_t bid = 0;
+                for (int j = 0; j < count; j++) {
+                    int64_t rank = wrank[w * BID + j], suit = wsuit[w * BID + j];
+                    if (rank < 1 || rank > n_cards || rank > 13) { clean = 0; break; }
+                    if (suit > 0 && PLACE_SUIT[p] > 0 && suit != PLACE_SUIT[p]) {
+                        clean = 0;
+                        break;
+                    }
+                    uint16_t bit = (uint16_t)(1u << rank);
+                    if ((bid & bit) || (used[p] & bit)) { clean = 0; break; }
+                    bid |= bit;
+                    strength += rank;
+                    if (p > 0) ranks[(r * SEATS + p - 1) * BID + j] = rank;
+                }
+                used[p] |= bid;
+                if (p == 0) {
+                    int64_t want = order[g] == 1 ? no : order[g] == 2 ? n_cards + 1 - no : 0;
+                    if (want && strength != want) { clean = 0; break; }
+                    prize[r] = strength;
+                } else {
+                    bids[r * SEATS + p - 1] = strength;
+                }
+            }
+            if (!clean) break;
+            /* play: the single highest bid takes the pool */
+            if (pool_first < 0 || discard) { pool_first = r; carry = 0; }
+            int64_t top = -2, at = -1, ties = 0;
+            for (int s = 0; s < SEATS; s++) {
+                int64_t b = bids[r * SEATS + s];
+                if (b > top) { top = b; at = s; ties = 1; }
+                else if (b == top) ties++;
+            }
+            int64_t w = ties == 1 ? at : -1;
+            carried[r] = carry;
+            pool[r] = pool_first;
+            winner[r] = w;
+            int64_t value = carry + prize[r];
+            if (w >= 0) {
+                scores[g * SEATS + w] += value;
+                pool_first = -1;
+            } else if (discard || no == limit[g]) {
+                unclaimed[g] += value;
+                pool_first = -1;
+            } else {
+                carry = value;
+            }
+        }
+        if (!clean) break;
+        /* the written results: the terminator's and the Result tag's */
+        int finished = nrounds[g] == limit[g];
+        int64_t lens[2] = {-1, rlen[g]}, vals[2][4];
+        if (end[g] < 0) { clean = 0; break; }
+        if (kind[end[g]] == K_RESULT) {
+            int32_t w = word[end[g]];
+            lens[0] = wcount[w];
+            for (int j = 0; j < 4; j++) vals[0][j] = wval[w * 4 + j];
+        }
+        for (int j = 0; j < 4; j++) vals[1][j] = res[g * 5 + j];
+        for (int which = 0; which < 2 && clean; which++) {
+            if (lens[which] < 0) continue;
+            if (!finished || lens[which] != P) { clean = 0; break; }
+            for (int s = 0; s < P; s++)
+                if (vals[which][s] != scores[g * SEATS + s]) { clean = 0; break; }
+        }
+        if (clean && finished && lens[0] >= 0 && lens[1] >= 0) {
+            if (lens[0] != lens[1]) clean = 0;
+            for (int j = 0; j < lens[0] && j < 4; j++)
+                if (vals[0][j] != vals[1][j]) clean = 0;
+        }
+    }
+    if (clean && r != R) clean = 0;  /* rounds out of game order: never from rounds() */
+    if (!clean) {
+        out = Py_None;
+        Py_INCREF(out);
+    } else {
+        out = Py_BuildValue("(NNNNNNNN)", array_of(prize, 8 * R), array_of(bids, 8 * SEATS * R),
+                            array_of(ranks, 8 * SEATS * BID * R), array_of(winner, 8 * R),
+                            array_of(carried, 8 * R), array_of(pool, 8 * R),
+                            array_of(scores, 8 * SEATS * G), array_of(unclaimed, 8 * G));
+    }
+done:
+    free(prize); free(bids); free(ranks); free(winner); free(carried); free(pool);
+    free(scores); free(unclaimed);
+    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) PyBuffer_Release(all[i]);
+    return out;
+}
+
+static PyMethodDef methods[] = {
+    {"games", games, METH_VARARGS, "Where the games of a chunk's tokens are."},
+    {"rounds", rounds, METH_VARARGS, "The rounds of games without open prizes."},
+    {"play", play, METH_VARARGS, "Checks and play of every round; None on any problem."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_classic",
+                                    "The replay's compiled core.", -1, methods};
+
+PyMODINIT_FUNC PyInit__classic(void) { return PyModule_Create(&module); }
