@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from gops_records.cli.app import app, fail, fail_on
+from gops_records.cli.name_completion import complete_event, complete_player
 from gops_records.cli.options import DbOption
 from gops_records.core.errors import GopsError
 from gops_records.core.export_format import export_formats
@@ -48,11 +49,13 @@ DateToOption = Annotated[str | None, typer.Option(
     "--to", "--date-to", metavar="YYYY-MM-DD", help="Only games played on or before this "
     "day.", show_default=False)]
 PlayerOption = Annotated[list[str] | None, typer.Option(
-    "--player", metavar="NAME", show_default=False,
-    help="Only games this player played (repeat for any of several).")]
+    "--player", metavar="NAME", show_default=False, autocompletion=complete_player,
+    help="Only games this player played (repeat for any of several); case, accents and "
+         "spacing are ignored (gops players lists them).")]
 EventOption = Annotated[list[str] | None, typer.Option(
-    "--event", metavar="NAME", show_default=False,
-    help="Only games of this event (repeat for any of several).")]
+    "--event", metavar="NAME", show_default=False, autocompletion=complete_event,
+    help="Only games of this event (repeat for any of several); case, accents and spacing "
+         "are ignored (gops events lists them).")]
 
 
 def selection_of(player: list[str] | None, event: list[str] | None, date_from: str | None,

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from gops_records.cli.app import app, fail_on
+from gops_records.cli.app import app, fail, fail_on
 from gops_records.cli.export_cmd import (
     DateFromOption,
     DateToOption,
@@ -43,6 +43,9 @@ def games(
         help="Show at most N games, the newest; 0 shows every one.")] = DEFAULT_LIMIT,
     as_json: Annotated[bool, typer.Option(
         "--json", help="One JSON object per game per line.")] = False,
+    as_csv: Annotated[bool, typer.Option(
+        "--csv", help="CSV with a header row: the --json keys as columns (a list's items "
+        "joined by ;).")] = False,
     kind: Annotated[GameKind, typer.Option(
         "--game", help=f"Which game's records: {games_help()}.")] = DEFAULT_GAME,
 ) -> None:
@@ -65,10 +68,13 @@ def games(
     \b
         gops games --player "Bruno Keller" --from 2026-01-01
         gops games --event "Thursday club" --json
+        gops games --player joost --csv > joost.csv
         gops games --game gin --player Alice
     """
     from gops_records.core.store.db import reading
 
+    if as_json and as_csv:
+        fail("--json and --csv print the games two ways: give one of them")
     selection = selection_of(player, event, date_from, date_to)
     listed, default = registry.game(kind.value), registry.games()[0]
     listing: GameListing = listed.part("games")
@@ -82,12 +88,33 @@ def games(
     if as_json:
         _print_json(found, total)
         return
+    if as_csv:
+        _print_csv(found, total)
+        return
     if found:
         typer.echo(listing.table(found))
     # the default listing names the other games' stored ones
     notes = "".join(f"; {n} {game.title} game{'s' * (n != 1)} stored: gops games --game "
                     f"{game.name} lists them" for game, n in others if n)
     typer.echo(listing.summary(found, total) + notes)
+
+
+def _print_csv(found: list, total: int) -> None:
+    """The games as CSV: a header of the --json keys, one row per game (lists joined by
+    ``;``, null as an empty cell), and the same note as --json when the limit left some out."""
+    import csv
+
+    writer = csv.writer(sys.stdout, lineterminator="\n")
+    for i, game in enumerate(found):
+        row = game.as_json()
+        if i == 0:
+            writer.writerow(row)
+        writer.writerow([";".join("" if v is None else str(v) for v in value)
+                         if isinstance(value, list) else "" if value is None else value
+                         for value in row.values()])
+    if len(found) < total:
+        print(f"gops: note: {len(found)} of {total} games printed (the newest); --limit 0 "
+              "prints every one", file=sys.stderr)
 
 
 def _print_json(found: list, total: int) -> None:

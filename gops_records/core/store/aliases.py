@@ -158,11 +158,13 @@ def known_names(con: duckdb.DuckDBPyConnection, kind: NameKind, game: str | None
     return counts
 
 
-def _stored(con: duckdb.DuckDBPyConnection, typed: str, kind: NameKind | None
-            ) -> tuple[NameKind, str]:
-    """The kind and stored spelling ``typed`` names (exact spelling first, then by key)."""
+def _stored(con: duckdb.DuckDBPyConnection, typed: str, kind: NameKind | None,
+            other_than: str | None = None) -> tuple[NameKind, str]:
+    """The kind and stored spelling ``typed`` names (exact spelling first, then by key),
+    ``other_than`` left out (the alias, when its target is typed)."""
     kinds = [kind] if kind is not None else list(NameKind)
-    hits = {k: matching(typed, known_names(con, k)) for k in kinds}
+    hits = {k: [n for n in matching(typed, known_names(con, k)) if n != other_than]
+            for k in kinds}
     hits = {k: v for k, v in hits.items() if v}
     if not hits:
         what = f"{kind}" if kind else "player or event"
@@ -185,7 +187,7 @@ def add_alias(con: duckdb.DuckDBPyConnection, alias: str, name: str,
     twice, an alias already set, a cycle (``name`` is an alias of ``alias``), or a chain
     (``name`` is itself an alias, or ``alias`` has aliases of its own)."""
     alias_kind, alias_stored = _stored(con, alias, kind)
-    name_kind, name_stored = _stored(con, name, kind or alias_kind)
+    name_kind, name_stored = _stored(con, name, kind or alias_kind, other_than=alias_stored)
     if alias_kind is not name_kind:
         raise AliasRefused(f"{alias!r} is a {alias_kind} and {name!r} a {name_kind}: an "
                            "alias joins two names of one kind")

@@ -367,6 +367,9 @@ _WRITES = {
                "the file and its folder writable: make them writable, or recheck a copy "
                "(gops rejects --recheck --db COPY). Nothing was changed; gops rejects without "
                "--recheck can still list and show this one",
+    "alias": "gops alias stores its rule in the database, so it needs the file and its "
+             "folder writable: make them writable. Nothing was changed; every read-only "
+             "command can still read this one",
 }
 
 

@@ -8,18 +8,20 @@ from typing import Annotated
 import typer
 
 from gops_records.cli.app import fail_on
+from gops_records.cli.name_completion import complete_player
 from gops_records.cli.options import DbOption
 from gops_records.core.errors import GopsError
 from gops_records.games.gops.scouting.defaults import DEFAULT_GAMES
 
 
 def scout(
-    player: Annotated[str, typer.Argument(help="The player to scout, as named in the records.",
-                                          show_default=False)],
+    player: Annotated[str, typer.Argument(
+        help="The player to scout, as named in the records (case, accents and spacing "
+        "ignored).", show_default=False, autocompletion=complete_player)],
     db: DbOption = None,
     vs: Annotated[str | None, typer.Option(
         "--vs", help="Your own name: study only the games the player played against you.",
-        show_default=False)] = None,
+        show_default=False, autocompletion=complete_player)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     seed: Annotated[int, typer.Option("--seed", help="Seed for the folds and the simulated "
                                       "games: the same seed gives the same report.")] = 0,

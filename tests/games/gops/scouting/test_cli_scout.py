@@ -81,8 +81,14 @@ def test_vs_restricts_to_games_against_me(sim_db):
 def test_unknown_player_suggests_a_name(sim_db):
     result = run("Bruno Kellr", "--db", str(sim_db))
     assert result.exit_code == 2
-    assert "gops: error: no recorded games for player 'Bruno Kellr'; did you mean " \
+    assert "gops: error: no stored player 'Bruno Kellr'; did you mean " \
            "'Bruno Keller'?" in result.stderr
+
+
+def test_a_name_is_scouted_as_people_type_it(sim_db):
+    result = run("bruno  KELLER", "--db", str(sim_db))
+    assert result.exit_code == 0, result.output
+    assert "Bruno Keller" in result.stdout and "bruno  KELLER" not in result.stdout
 
 
 def test_missing_database(tmp_path):
