@@ -112,7 +112,8 @@ def describe_summary(s: ImportSummary, db: Path) -> str:
         files += f" ({s.files_unchanged} unchanged, not read again)"
     lines = [f"import {s.import_id} into {db}: {files}, {s.games_seen} games seen: "
              f"{s.games_new} new, {s.games_duplicate} duplicate, {rejected}; "
-             f"{s.seconds:.2f} s, {s.games_per_second:,.0f} games/s"
+             + resolved_text(s)
+             + f"{s.seconds:.2f} s, {s.games_per_second:,.0f} games/s"
              + (f" ({s.scout_seconds:.2f} s of it scouting {s.scout_reports} "
                 f"player{'s' * (s.scout_reports != 1)})" if s.scout_reports else "")]
     if s.games_rejected:
@@ -122,6 +123,20 @@ def describe_summary(s: ImportSummary, db: Path) -> str:
         lines.append(f"  ... and {more} more rejected; see them all with {command}" if more
                      else f"  see the quarantine with {command}")
     return "\n".join(lines)
+
+
+def resolved_text(s: ImportSummary) -> str:
+    """``resolved N quarantined records; `` when the import found earlier rejects fixed in
+    the files it read (and how many of them were rather removed), else ''."""
+    from gops_records.core.rejects import ResolvedHow
+
+    if not s.rejects_resolved:
+        return ""
+    noun = "record" if s.rejects_resolved == 1 else "records"
+    removed = s.resolved.get(ResolvedHow.REMOVED, 0)
+    return (f"resolved {s.rejects_resolved} quarantined {noun}"
+            + (f" ({removed} no longer in {'its file' if removed == 1 else 'their files'})"
+               if removed else "") + "; ")
 
 
 def rejects_command(db: Path) -> str:

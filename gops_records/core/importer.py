@@ -37,7 +37,15 @@ from gops_records.core.reading import (
     read_file,
     read_order,
 )
-from gops_records.core.rejects import IMPORT_EXAMPLES, headline
+from gops_records.core.rejects import (
+    IMPORT_EXAMPLES,
+    FileNow,
+    ImportedFile,
+    ResolvedHow,
+    headline,
+    open_reject_paths,
+    resolve_imported,
+)
 from gops_records.core.sources import SourceError, SourcesUnreadable, find_files, source_name
 from gops_records.core.store import source_files
 from gops_records.core.store.db import connect, scalar, write_failure
@@ -68,6 +76,9 @@ class ImportSummary(LoadCounts):
     #: when first asked for, by ``gops scout``); the keys stay for scripts
     scout_reports: int = 0
     scout_seconds: float = 0.0
+    #: Quarantined records of earlier imports this one found fixed (or gone) in the files
+    #: it read, by how, marked resolved in its transaction (:func:`resolve_imported`)
+    resolved: dict[ResolvedHow, int] = field(default_factory=dict)
     #: Each file read or counted: its name (as in ``sources``), its absolute path and the
     #: SHA-256 of its bytes (being computed), kept in ``imports`` for ``gops rejects``
     read_files: list[tuple[str, str, Future[str]]] = field(default_factory=list, repr=False)
@@ -91,6 +102,11 @@ class ImportSummary(LoadCounts):
                 f"(reject_id) ORDER BY source, source_game LIMIT {room}").pl())
 
     @property
+    def rejects_resolved(self) -> int:
+        """Quarantined records this import marked resolved."""
+        return sum(self.resolved.values())
+
+    @property
     def games_per_second(self) -> float:
         return self.games_seen / self.seconds if self.seconds > 0 else 0.0
 
@@ -103,6 +119,7 @@ class ImportSummary(LoadCounts):
             "rejects_duplicate": self.rejects_duplicate, "seconds": round(self.seconds, 3),
             "games_per_second": round(self.games_per_second, 1),
             "scout_reports": self.scout_reports, "scout_seconds": round(self.scout_seconds, 3),
+            "rejects_resolved": self.rejects_resolved,
             "notes": self.notes,
         }
 
@@ -155,6 +172,7 @@ def import_paths(paths: Iterable[str | Path], db: str | Path | None = None, *,
         summary.files = len(summary.sources)
         pending.flush()
         pending.finish()
+        summary.resolved = resolve_imported(con, summary.import_id, pending.reread)
         if summary.files_unchanged:
             summary.notes.append(
                 f"{summary.files_unchanged} of {summary.files} files unchanged since an earlier "
@@ -209,6 +227,10 @@ class PendingLoad:
         self.con, self.summary, self.batch_games = con, summary, batch_games
         self.sessions: dict[str, LoadSession] = {}
         self.reads: list[FileRead] = []
+        #: The files holding open rejects (absolute paths): what reading them gives is
+        #: kept (``reread``), to resolve the rejects fixed in them at the end
+        self.watched = open_reject_paths(con)
+        self.reread: list[ImportedFile] = []
 
     def session(self, game: str, reader: FileReader) -> LoadSession:
         """The load session of ``game`` (made by its ``reader`` the first time)."""
@@ -264,8 +286,8 @@ def _import_file(con: duckdb.DuckDBPyConnection, path: Path, summary: ImportSumm
     reader = reader_of(kind.name, encoding)
     with ThreadPoolExecutor(max_workers=1) as hashing:  # hashlib runs beside the parsing
         digest = hashing.submit(file_sha256, data)
-        summary.read_files.append((source_name(path), source_name(os.path.abspath(path)),
-                                   digest))
+        absolute = source_name(os.path.abspath(path))
+        summary.read_files.append((source_name(path), absolute, digest))
         if not reparse and (len(data), reader) in earlier:
             if pending.holds(len(data), reader, digest):
                 pending.flush()  # the same bytes read earlier in this import: stored now
@@ -275,14 +297,19 @@ def _import_file(con: duckdb.DuckDBPyConnection, path: Path, summary: ImportSumm
                 return
         notes: list[str] = []
         read = FileRead("", reader, len(data), source_name(path), notes=notes)
+        now = FileNow(file_reader) if absolute in pending.watched else None
         for batch, consumed in read_batches(path, encoding, batch_games, notes, data=data,
                                             session=session):
+            if now is not None:
+                now.add(batch)  # before the session takes it (it may reuse its frames)
             pending.add(session, batch)
             summary.note_rejects(batch["rejects"])
             read.add(batch.game_ids(), batch["rejects"]["reject_id"])
             if progress and consumed:
                 progress(consumed, source_name(path))
         read.sha256 = digest.result()
+    if now is not None:
+        pending.reread.append(ImportedFile(source_name(path), absolute, read.sha256, now))
     summary.notes.extend(notes)
     pending.reads.append(read)
     earlier.add((read.bytes, reader))  # a copy later in this import is counted, not read

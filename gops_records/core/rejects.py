@@ -5,7 +5,9 @@ module lists them (``gops rejects``, the dashboard's Data quality page), shows o
 the line each problem points at numbered as in its file (:func:`record_lines`), and
 re-checks them (:func:`recheck`): a record since imported in a fixed form, typed again
 right, or removed from its file is marked resolved in ``reject_resolutions`` (the rules
-are in docs/schema.md). A record's file is the one its import read, found by the absolute
+are in docs/schema.md); an import that reads a record's file again, fixed, marks it
+resolved itself by the same file rule (:func:`resolve_imported`, in the import's
+transaction). A record's file is the one its import read, found by the absolute
 path and SHA-256 the import kept (``imports.source_paths``, ``source_sha256``), never a
 file of the same name where the command runs. A reject is never changed or deleted: it
 stays the history.
@@ -28,6 +30,7 @@ from gops_records.core.errors import GopsError
 from gops_records.core.games_query import game_ref
 from gops_records.core.problems import Problem
 from gops_records.core.reading import (
+    Batch,
     FileReader,
     Identity,
     RecordLine,
@@ -398,36 +401,47 @@ def _same_game(con: duckdb.DuckDBPyConnection, rejects: list[Reject],
 
 
 @dataclass
-class _FileNow:
-    """What reading a file again gives: its rejects' ids and positions, its valid games
-    by position, and whether it could be read as records at all."""
+class FileNow:
+    """What reading a file gives now, gathered batch by batch (by a re-check, or by the
+    import that reads it): its rejects' ids and positions, its valid records by position
+    (their stored ids), and whether it could be read as records at all."""
 
-    reject_ids: set[str]
-    reject_positions: set[int]
-    games: dict[int, int]
-    readable: bool
     reader: FileReader
+    reject_ids: set[str] = field(default_factory=set)
+    reject_positions: set[int] = field(default_factory=set)
+    games: dict[int, int] = field(default_factory=dict)
+    readable: bool = True
 
-
-def _read_now(source: str, data: bytes, encoding: str) -> _FileNow:
-    """What the file's ``data`` gives now, read as the importer reads a file named
-    ``source`` (its name decides how it is read)."""
-    reader = reader_of(source)
-    ids: set[str] = set()
-    positions: set[int] = set()
-    games: dict[int, int] = {}
-    readable = True
-    for batch, _ in read_batches(Path(source), encoding, data=data):
+    def add(self, batch: Batch) -> None:
+        """Take in one batch the file's reader gave."""
         rejects = batch["rejects"]
         if not isinstance(batch, RejectsOnly):
-            games.update(reader.positions(batch))
-        ids.update(rejects["reject_id"].to_list())
+            self.games.update(self.reader.positions(batch))
+        self.reject_ids.update(rejects["reject_id"].to_list())
         for position in rejects["source_game"].to_list():
             if position is None:
-                readable = False
+                self.readable = False
             else:
-                positions.add(position)
-    return _FileNow(ids, positions, games, readable, reader)
+                self.reject_positions.add(position)
+
+
+def _read_now(source: str, data: bytes, encoding: str) -> FileNow:
+    """What the file's ``data`` gives now, read as the importer reads a file named
+    ``source`` (its name decides how it is read)."""
+    now = FileNow(reader_of(source))
+    for batch, _ in read_batches(Path(source), encoding, data=data):
+        now.add(batch)
+    return now
+
+
+def _changed(group: list[Reject], origin: _Origin, sha256: str) -> list[Reject]:
+    """The rejects of ``group`` that the file's bytes now (``sha256``) can tell about: all
+    of them when the bytes changed since their import read them; else only a whole file
+    quarantined (read in another encoding its text, not the file, would change: each
+    record is still as written)."""
+    if origin.sha256 is not None and sha256 == origin.sha256:
+        return [r for r in group if r.source_game is None]
+    return group
 
 
 def _from_files(con: duckdb.DuckDBPyConnection, rejects: list[Reject], encoding: str,
@@ -456,55 +470,134 @@ def _from_files(con: duckdb.DuckDBPyConnection, rejects: list[Reject], encoding:
                     "file gone is no record fixed)" if gone
                     else f"not checked against its file: {exc}")
             continue
-        if origin.sha256 is not None and file_sha256(data) == origin.sha256:
-            # the very bytes that were quarantined: each record is still as written (read
-            # in another encoding its text, not the file, would change); only a whole
-            # file, quarantined as no text in the import's encoding, is read again
-            group = [r for r in group if r.source_game is None]
-            if not group:
-                continue
+        group = _changed(group, origin, file_sha256(data))
+        if not group:
+            continue
         try:
             now = _read_now(source, data, encoding)
         except (GopsError, OSError):
             continue
-        stored = now.reader.stored(con, list(now.games.values()))
-        for r in group:
-            if r.reject_id in now.reject_ids:
-                continue  # still there, as written
-            if r.source_game is None:  # a whole file: it reads now
-                missing = [g for g in now.games.values() if g not in stored]
-                if now.readable and not missing:
-                    found[r.reject_id] = _Found(ResolvedHow.FIXED, None,
-                                                f"{source} now reads as records and all its "
-                                                f"{len(now.games)} valid games are stored")
-                elif now.readable:
-                    notes[r.reject_id] = (f"{source} now reads, but {len(missing)} of its "
-                                          f"games are not stored: gops import {source}")
-                continue
-            if not now.readable:
-                notes[r.reject_id] = (f"{source} cannot be read now (another --encoding?); "
-                                      "not checked against the file")
-                continue
-            game_id = now.games.get(r.source_game)
-            if game_id is not None and game_id in stored:
-                if stored[game_id] > r.import_id:
-                    found[r.reject_id] = _Found(ResolvedHow.FIXED, game_id,
-                                                f"game {r.source_game} of {source} is now "
-                                                f"valid and stored ({game_ref(game_id)})")
-                else:
-                    found[r.reject_id] = _Found(ResolvedHow.REMOVED, None,
-                                                f"{source} no longer holds the record; "
-                                                f"game {r.source_game} there is one stored "
-                                                "before")
-            elif game_id is not None:
-                notes[r.reject_id] = (f"game {r.source_game} of {source} is valid now but not "
-                                      f"imported: gops import {source}")
-            elif r.source_game in now.reject_positions:
-                notes[r.reject_id] = (f"game {r.source_game} of {source} was changed but is "
-                                      f"still broken: gops validate {source}")
+        _judge(con, source, group, now, found, notes)
+
+
+def _judge(con: duckdb.DuckDBPyConnection, source: str, group: list[Reject], now: FileNow,
+           found: dict[str, _Found], notes: dict[str, str]) -> None:
+    """Rule 3 for the rejects of one file (``group``, its name ``source``) against what
+    the file gives now (``now``): each found resolved goes to ``found``, what is learnt
+    of an open one to ``notes``. Shared by the re-check and the import."""
+    stored = now.reader.stored(con, list(now.games.values()))
+    for r in group:
+        if r.reject_id in now.reject_ids:
+            continue  # still there, as written
+        if r.source_game is None:  # a whole file: it reads now
+            missing = [g for g in now.games.values() if g not in stored]
+            if now.readable and not missing:
+                found[r.reject_id] = _Found(ResolvedHow.FIXED, None,
+                                            f"{source} now reads as records and all its "
+                                            f"{len(now.games)} valid games are stored")
+            elif now.readable:
+                notes[r.reject_id] = (f"{source} now reads, but {len(missing)} of its "
+                                      f"games are not stored: gops import {source}")
+            continue
+        if not now.readable:
+            notes[r.reject_id] = (f"{source} cannot be read now (another --encoding?); "
+                                  "not checked against the file")
+            continue
+        game_id = now.games.get(r.source_game)
+        if game_id is not None and game_id in stored:
+            if stored[game_id] > r.import_id:
+                found[r.reject_id] = _Found(ResolvedHow.FIXED, game_id,
+                                            f"game {r.source_game} of {source} is now "
+                                            f"valid and stored ({game_ref(game_id)})")
             else:
                 found[r.reject_id] = _Found(ResolvedHow.REMOVED, None,
-                                            f"{source} no longer holds the record")
+                                            f"{source} no longer holds the record; "
+                                            f"game {r.source_game} there is one stored "
+                                            "before")
+        elif game_id is not None:
+            notes[r.reject_id] = (f"game {r.source_game} of {source} is valid now but not "
+                                  f"imported: gops import {source}")
+        elif r.source_game in now.reject_positions:
+            notes[r.reject_id] = (f"game {r.source_game} of {source} was changed but is "
+                                  f"still broken: gops validate {source}")
+        else:
+            found[r.reject_id] = _Found(ResolvedHow.REMOVED, None,
+                                        f"{source} no longer holds the record")
+
+
+# -- resolving within an import -------------------------------------------------------
+
+#: Each import's files: the name it stored them under, the absolute path it kept.
+_KEPT_PATHS = ("SELECT import_id, unnest(sources) AS source, unnest(source_paths) AS path "
+               "FROM imports WHERE source_paths IS NOT NULL")
+#: The open rejects, each with the absolute path of its file when it is known (kept by
+#: its import, else its name when that is absolute), as :meth:`_Origins.of` finds it.
+_OPEN_WITH_PATH = f"""
+    SELECT r.reject_id, r.import_id, coalesce(k.path, r.source) AS path
+    FROM rejects r LEFT JOIN ({_KEPT_PATHS}) k USING (import_id, source)
+    WHERE r.reject_id NOT IN (SELECT reject_id FROM reject_resolutions)
+"""
+
+
+def open_reject_paths(con: duckdb.DuckDBPyConnection) -> frozenset[str]:
+    """The absolute paths of the files that hold open rejects: an import that reads one
+    of them gathers what it holds now (:class:`FileNow`) for :func:`resolve_imported`."""
+    return frozenset(path for (path,) in con.execute(
+        f"SELECT DISTINCT path FROM ({_OPEN_WITH_PATH}) WHERE path IS NOT NULL").fetchall())
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedFile:
+    """A file an import read: its name as stored, its absolute path, the SHA-256 of its
+    bytes and what reading them gave."""
+
+    source: str
+    path: str
+    sha256: str
+    now: FileNow
+
+
+def resolve_imported(con: duckdb.DuckDBPyConnection, import_id: int,
+                     files: Iterable[ImportedFile], now: datetime | None = None
+                     ) -> dict[ResolvedHow, int]:
+    """Mark resolved the open rejects whose file import ``import_id`` has just read, by
+    rule 3 of the re-check (:func:`_judge`, the same code): a reject quarantined by an
+    earlier import from the same absolute path, when the bytes read now differ and no
+    longer hold the record as written, is ``fixed`` when the record now at its position
+    is valid and stored by a later import than its own (this one, typically), and
+    ``removed`` when nothing valid stands there or a game stored before it does.
+
+    Runs inside the import's transaction (a rollback leaves the rejects open) and writes
+    only new rows of ``reject_resolutions``. Returns how many were resolved, by how."""
+    by_path = {f.path: f for f in files}
+    if not by_path:
+        return {}
+    paths = pl.DataFrame({"path": list(by_path)}, schema={"path": pl.String})  # noqa: F841
+    rows = con.execute(
+        _SELECT + f" WHERE r.reject_id IN (SELECT reject_id FROM ({_OPEN_WITH_PATH}) "
+        "WHERE import_id < ? AND path IN (SELECT path FROM paths))" + _ORDER,
+        [import_id]).fetchall()
+    origins = _Origins(con)
+    groups: dict[tuple[str, _Origin], list[Reject]] = {}
+    for reject in map(_reject, rows):
+        origin = origins.of(reject.import_id, reject.source)
+        if origin is not None and origin.path in by_path:
+            groups.setdefault((reject.source, origin), []).append(reject)
+    found: dict[str, _Found] = {}
+    for (source, origin), group in groups.items():
+        read = by_path[origin.path]
+        changed = _changed(group, origin, read.sha256)
+        if changed:
+            _judge(con, source, changed, read.now, found, {})
+    if found:
+        fresh = _found_frame(found)  # noqa: F841  (read by name in the SQL)
+        con.execute("INSERT INTO reject_resolutions SELECT reject_id, ?::TIMESTAMP, how, "
+                    "game_id, note FROM fresh ANTI JOIN reject_resolutions USING (reject_id)",
+                    [now or datetime.now()])
+    counts: dict[ResolvedHow, int] = {}
+    for f in found.values():
+        counts[f.how] = counts.get(f.how, 0) + 1
+    return counts
 
 
 def _by_reader(frame: pl.DataFrame) -> Iterable[tuple[FileReader, pl.DataFrame]]:
@@ -517,15 +610,20 @@ def _by_reader(frame: pl.DataFrame) -> Iterable[tuple[FileReader, pl.DataFrame]]
         yield reader, frame[rows]
 
 
-def _store(con: duckdb.DuckDBPyConnection, found: dict[str, _Found], now: datetime) -> None:
-    """Make ``reject_resolutions`` hold exactly ``found``, keeping when each was first
-    found resolved; one transaction."""
-    current = pl.DataFrame({  # noqa: F841  (read by name in the SQL)
+def _found_frame(found: dict[str, _Found]) -> pl.DataFrame:
+    """``found`` as rows of ``reject_resolutions`` (without ``resolved_at``)."""
+    return pl.DataFrame({
         "reject_id": list(found), "how": [f.how.value for f in found.values()],
         "game_id": [f.game_id for f in found.values()],
         "note": [f.note for f in found.values()],
     }, schema={"reject_id": pl.String, "how": pl.String, "game_id": pl.UInt64,
                "note": pl.String})
+
+
+def _store(con: duckdb.DuckDBPyConnection, found: dict[str, _Found], now: datetime) -> None:
+    """Make ``reject_resolutions`` hold exactly ``found``, keeping when each was first
+    found resolved; one transaction."""
+    current = _found_frame(found)  # noqa: F841  (read by name in the SQL)
     con.execute("BEGIN TRANSACTION")
     try:
         con.execute("DELETE FROM reject_resolutions WHERE reject_id NOT IN "

@@ -63,7 +63,7 @@ def test_json_summary_keys(folder: Path, tmp_path: Path) -> None:
     assert set(data) == {"db", "import_id", "files", "files_unchanged", "games_seen", "games_new",
                          "games_duplicate", "games_rejected", "rejects_new",
                          "rejects_duplicate", "seconds", "games_per_second",
-                         "scout_reports", "scout_seconds", "notes"}
+                         "scout_reports", "scout_seconds", "rejects_resolved", "notes"}
     assert (data["db"], data["files"], data["games_seen"], data["games_new"],
             data["games_rejected"]) == (str(db), 2, 4, 3, 1)
 
