@@ -41,10 +41,14 @@ PAGES = {
     "h2h": "/h2h",
     "game": "/game",
     "quality": "/quality",
+    "gin-standings": "/gin-standings",
+    "gin-hands": "/gin-hands",
+    "gin-knocks": "/gin-knocks",
 }
 WIDTH = 1400
 #: Shots at phone width on the dark theme: name -> (page in PAGES, path if it has none).
-PHONE = {"session-phone-dark": ("session", "/")}
+PHONE = {"session-phone-dark": ("session", "/"), "game-phone-dark": ("game", "/game"),
+         "h2h-phone-dark": ("h2h", "/h2h"), "gin-knocks-phone-dark": ("gin-knocks", "/gin-knocks")}
 PHONE_WIDTH = 390
 
 
