@@ -4,6 +4,7 @@ both tie rules and every prize order, written in every layout the notation allow
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_differential import ALL_LAYOUTS, NAMES
@@ -19,7 +20,15 @@ from gops_records.games.gops.notation import (
 )
 from gops_records.games.gops.notation.layouts import write_games_in_layout
 from gops_records.games.gops.reading import parse, read_reports
-from gops_records.games.gops.rules import Game, PrizeOrder, RuleProfile, TieRule, resolve
+from gops_records.games.gops.rules import (
+    Game,
+    OpenTakes,
+    PrizeOrder,
+    RuleProfile,
+    TieRule,
+    resolve,
+    takes_in_order,
+)
 
 
 def _bid_token(cards: tuple[int, ...], seat: int):
@@ -40,6 +49,8 @@ def variant_games(draw, variant: str | None = None):
     else:
         cards = draw(st.integers(2, 13))
         extra = {"open_prizes": draw(st.integers(2, cards))}
+        if variant == "each":  # every bidder chooses, strongest first
+            extra["open_takes"] = OpenTakes.EACH
     players = draw(st.integers(2, 4))
     profile = RuleProfile(cards, players, draw(st.sampled_from(list(TieRule))),
                           draw(st.sampled_from(list(PrizeOrder))), **extra)
@@ -59,13 +70,22 @@ def variant_games(draw, variant: str | None = None):
             row = game.row + list(revealed)
             single = tuple(b[0] for b in bids)
             taken = None
-            if resolve(single) is not None:
+            takes = None
+            if profile.each_takes:
+                takes = takes_in_order(row, single, profile.tie_rule, lambda seat, left:
+                                       left[draw(st.integers(0, len(left) - 1))])
+                winner = resolve(single)
+                taken = takes[winner] if winner is not None else None
+            elif resolve(single) is not None:
                 taken = row[draw(st.integers(0, len(row) - 1))]
-            game.play_round(revealed, single, taken)
+            game.play_round(revealed, single, takes if profile.each_takes else taken)
             rounds.append(RoundRecord(CardToken(taken, Suit.DIAMONDS) if taken else None,
                                       tuple(_bid_token(b, s) for s, b in enumerate(bids)),
                                       revealed=tuple(CardToken(p, Suit.DIAMONDS)
-                                                     for p in revealed)))
+                                                     for p in revealed),
+                                      takes=None if takes is None else tuple(
+                                          CardToken(t, Suit.DIAMONDS) if t else None
+                                          for t in takes)))
         else:
             game.play_round(pile[r], bids)
             rounds.append(RoundRecord(CardToken(pile[r], Suit.DIAMONDS),
@@ -78,6 +98,8 @@ def variant_games(draw, variant: str | None = None):
         tags["PrizeOrder"] = profile.prize_order.value
     if profile.is_open:
         tags["OpenPrizes"] = str(profile.open_prizes)
+        if profile.each_takes:
+            tags["OpenTakes"] = profile.open_takes.value
     else:
         tags["BidCards"] = str(profile.bid_cards)
     result = tuple(game.scores) if game.is_over and draw(st.booleans()) else None
@@ -100,6 +122,22 @@ def test_every_layout_replays_as_the_reference_engine(played, layout, seed):
     data = write_games_in_layout([record for _, _, record in played], layout, seed)
     reports = read_reports(data.decode("utf-8"))
     assert len(reports) == len(played)
+    for report, (profile, game, _) in zip(reports, played, strict=True):
+        assert report.profile == profile
+        _same(report, game)
+
+
+@pytest.mark.xfail(strict=True, reason="the production reader does not read [OpenTakes "
+                   "\"each\"] yet (issue 24): it reports a tag-value problem. When it learns "
+                   "the takes, this passes: drop the mark")
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(variant_games("each"), min_size=1, max_size=3), st.sampled_from(ALL_LAYOUTS),
+       st.integers(0, 1000))
+def test_every_bidder_choosing_replays_as_the_reference_engine(played, layout, seed):
+    """The differential test for open prizes read as every bidder choosing: the games the
+    engine plays, in every layout, must read back to the engine's rounds and scores."""
+    data = write_games_in_layout([record for _, _, record in played], layout, seed)
+    reports = read_reports(data.decode("utf-8"))
     for report, (profile, game, _) in zip(reports, played, strict=True):
         assert report.profile == profile
         _same(report, game)
