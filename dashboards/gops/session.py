@@ -243,6 +243,7 @@ def main() -> None:
     show_overview(data.overview(shown))
     show_standings(table)
     ratings_panel.show_tonight(shown, "gops")
+    ratings_panel.show_table(view, "gops")
     show_matches(results, one_evening=evening is not None)
     show_best_of(shown)
     show_pools(shown)

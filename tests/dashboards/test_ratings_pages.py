@@ -69,9 +69,14 @@ def test_session_shows_how_the_evening_moved_the_ratings(club_db, monkeypatch) -
     assert tonight["change"].to_list() == pytest.approx(expected["change"].to_list())
 
 
-def test_all_evenings_ask_for_one(club_db, monkeypatch) -> None:
+def test_all_evenings_ask_for_one_and_every_rating_is_listed(club_db, monkeypatch) -> None:
     at = start(club_db, monkeypatch, "gops/session.py", evening="all")
     assert any("Pick one evening" in c.value for c in at.caption)
+    table = table_with(at, "rating", "interval", "last_played")
+    assert table["player"].to_list()[-1] == "Bruno"  # lost all four of his games
+    assert table["games"].to_list() == [5, 2, 4] if table["player"][0] == "Alice" \
+        else sorted(table["games"].to_list()) == [2, 4, 5]
+    assert all(r.endswith("?") for r in table["rating"].to_list())
 
 
 def test_players_shows_history_form_and_calibration(club_db, monkeypatch) -> None:
@@ -99,6 +104,16 @@ def test_gin_standings_show_the_gin_ratings(tmp_path_factory, monkeypatch) -> No
     assert "Ratings" in [h.value for h in at.header]
     table = table_with(at, "rating", "interval", "games")
     with reading(db) as con:
-        expected = ratings.ratings_of(con, "gin").table
+        rated = ratings.ratings_of(con, "gin")
+    expected = rated.table
     assert table["player"].to_list() == expected["player"].to_list()
     assert table["games"].to_list() == expected["games"].to_list()
+    # the latest evening has no finished game; the first has one, Alice's
+    latest = start(db, monkeypatch, "gin/standings.py")
+    assert "No finished game of this evening is rated." in [i.value for i in latest.info]
+    latest.query_params.update(gin_evening="2026-03-05 · Gin night")
+    first = latest.run()
+    tonight = table_with(first, "before", "after", "change")
+    assert tonight["player"].to_list() == ["Alice", "Bruno"]
+    assert tonight["games"].to_list() == [1, 1] and tonight["wins"].to_list() == [1, 0]
+    assert tonight["change"][0] > 0 > tonight["change"][1]
