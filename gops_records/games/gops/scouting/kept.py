@@ -16,6 +16,7 @@ from typing import Any
 
 from gops_records import __version__
 from gops_records.games.gops.rules import RuleProfile
+from gops_records.games.gops.scouting.baseline import EquilibriumBaseline
 from gops_records.games.gops.scouting.results import (
     CounterStrategy,
     Gain,
@@ -40,6 +41,8 @@ def to_record(report: ScoutReport) -> str:
         "player": report.player, "vs": report.vs, "games": report.games,
         "bids": report.bids, "variant_games": report.variant_games,
         "model_description": report.model_description,
+        "equilibrium": None if report.equilibrium is None else dataclasses.asdict(
+            report.equilibrium),
         "predictability": dataclasses.asdict(report.predictability),
         "habits": [dataclasses.asdict(h) for h in report.habits],
         "counter": dataclasses.asdict(report.counter),
@@ -75,7 +78,15 @@ def from_record(text: str, *, chart_data: bool = True) -> ScoutReport:
     return ScoutReport(player=r["player"], games=r["games"], bids=r["bids"],
                        predictability=predictability, habits=habits, counter=counter,
                        vs=r["vs"], predicted=predicted, variant_games=r["variant_games"],
-                       model_description=r["model_description"])
+                       model_description=r["model_description"],
+                       equilibrium=_baseline(r.get("equilibrium")))
+
+
+def _baseline(kept: dict | None) -> EquilibriumBaseline | None:
+    """The equilibrium baseline of a kept record (None: none, or a record made before it)."""
+    if kept is None:
+        return None
+    return EquilibriumBaseline(**kept)
 
 
 def _plain(value: Any) -> Any:

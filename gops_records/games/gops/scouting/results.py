@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     import numpy as np
     import polars as pl
 
+    from gops_records.games.gops.scouting.baseline import EquilibriumBaseline
     from gops_records.games.gops.scouting.features import Situations
     from gops_records.games.gops.scouting.model import OpponentModel
 
@@ -173,6 +174,9 @@ class ScoutReport:
     variant_games: int = 0
     #: the model's mixture in words (``OpponentModel.describe``), kept with the report
     model_description: str = ""
+    #: the equilibrium's guaranteed value and the exploitability in endgames
+    #: (:mod:`gops_records.games.gops.scouting.equilibrium`; None: none covered)
+    equilibrium: EquilibriumBaseline | None = field(default=None, repr=False, compare=False)
 
     def variants_note(self) -> str | None:
         """'Classic games only: 12 games of the variants ... left out.', or None."""
@@ -193,6 +197,7 @@ class ScoutReport:
             "habits": [h.as_json() for h in self.habits],
             "counter": self.counter.as_json(),
             "small_sample": self.small_sample,
+            **({"equilibrium": self.equilibrium.as_json()} if self.equilibrium else {}),
         }
 
     @property
@@ -275,6 +280,8 @@ class ScoutReport:
             f"  gain from exploiting {self.player} (counter minus generic): "
             f"{c.exploit.mean:+.1f} points per game{exploit_span(c)}",
         ]
+        if self.equilibrium is not None:
+            lines += ["", *self.equilibrium.text_lines()]
         return "\n".join(lines)
 
 

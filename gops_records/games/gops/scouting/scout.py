@@ -7,6 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 import duckdb
 
 from gops_records.games.gops.scouting.counter import DEFAULT_GAMES, counter_strategy
+from gops_records.games.gops.scouting.equilibrium import player_baseline
 from gops_records.games.gops.scouting.evaluate import held_out, score
 from gops_records.games.gops.scouting.features import (
     MAX_GAMES,
@@ -68,4 +69,5 @@ def scout(con: duckdb.DuckDBPyConnection, player: str, vs: str | None = None, se
                            predictability=predictability.result(), habits=habits.result(),
                            counter=counter, vs=vs, model=model, situations=s,
                            predicted=predicted.result(), variant_games=games.variant_games,
-                           model_description=model.describe())
+                           model_description=model.describe(),
+                           equilibrium=player_baseline(con, player, frame, model))

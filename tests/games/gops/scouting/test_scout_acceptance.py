@@ -72,7 +72,7 @@ def test_counter_against_a_random_bidder(reports):
 def test_json_keeps_the_contract_keys_and_adds_the_new_ones(reports):
     doc = reports[PRIZE].as_json()
     assert list(doc) == ["player", "games", "bids", "predictability", "habits", "counter",
-                         "small_sample"]
+                         "small_sample", "equilibrium"]
     assert doc["player"] == PRIZE and doc["bids"] == 13 * doc["games"]
     assert set(doc["predictability"]) == {"exact", "within_one", "log_loss", "baseline_exact",
                                           "baseline_within_one", "baseline_log_loss",
