@@ -32,7 +32,8 @@ def ratings(
         "--game", help=f"Whose ratings: {games_help()}.")] = DEFAULT_GAME,
     player: Annotated[str | None, typer.Option(
         "--player", metavar="NAME",
-        help="Show this player's form instead: results and rating by evening.")] = None,
+        help="Show this player's form instead: results and rating by evening (case "
+             "and accents aside).")] = None,
     as_json: Annotated[bool, typer.Option(
         "--json", help="One JSON object per player (or evening) per line.")] = False,
     as_csv: Annotated[bool, typer.Option(
@@ -70,14 +71,14 @@ def ratings(
         fail_on(exc)
     frame = rated.table
     if player is not None:
-        names = frame["player"].to_list()
-        if player not in names:
-            from difflib import get_close_matches
+        from gops_records.core import names
 
-            close = get_close_matches(player, names, n=3)
-            fail(f"{player!r} has no rated game"
-                 + (f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""))
-        frame = lib.form(rated.history, player)
+        try:  # case, accents and spacing aside; the stored spelling is shown
+            found = names.resolve(player, frame["player"].to_list(), what="rated player",
+                                  listed_by="gops ratings")
+        except GopsError as exc:
+            fail_on(exc)
+        frame = lib.form(rated.history, found[0])
     keys = TABLE_KEYS if player is None else FORM_KEYS
     frame = frame.select(keys)
     if as_csv:

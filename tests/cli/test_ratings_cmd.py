@@ -86,6 +86,9 @@ def test_a_players_form_and_an_unknown_name(db: Path) -> None:
     assert [f["games"] for f in form] == [1, 1] and form[0]["change"] > 0
     bad = run("--db", str(db), "--player", "Alise")
     assert bad.exit_code == 2 and "did you mean 'Alice'" in bad.stderr
+    typed = run("--db", str(db), "--player", "  ALICE ")  # as people type it
+    assert typed.exit_code == 0, typed.output
+    assert "Alice: 2 evenings, 2 games" in typed.stdout
 
 
 def test_json_and_csv_together_is_a_usage_error(db: Path) -> None:
