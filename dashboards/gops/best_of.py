@@ -8,10 +8,12 @@ BestOf tag keep their cumulative totals in the Matches section above it.
 
 from __future__ import annotations
 
+import polars as pl
 import streamlit as st
+from gops_records.core.game_refs import game_ref
 from gops_records.dashboards import ui
 from gops_records.dashboards.data import View, cached_read
-from gops_records.games.gops.analytics.matches import best_of_matches
+from gops_records.games.gops.analytics.matches import best_of_games, best_of_matches
 
 #: At most this many matches (the newest) are listed.
 SHOWN = 200
@@ -19,6 +21,19 @@ SHOWN = 200
 KEY = "best_of_matches"
 
 read_matches = cached_read(best_of_matches, name="best_of_matches")
+read_games = cached_read(best_of_games, name="best_of_games")
+
+
+def games_display(games: pl.DataFrame) -> pl.DataFrame:
+    """The games of the matches as the section lists them: each game's reference, and the
+    reference of the drawn game it replays; what the game did for its match in words."""
+    refs = pl.col("game_id").map_elements(game_ref, return_dtype=pl.String)
+    replays = pl.col("replay_of").map_elements(game_ref, return_dtype=pl.String)
+    status = (pl.when(pl.col("after_decided")).then(pl.lit("after decided"))
+              .when(pl.col("counted")).then(pl.lit("counted"))
+              .otherwise(pl.lit("draw: replayed")))
+    return games.select("event", "date", "match", "game_no", refs.alias("game"), "winner",
+                        status.alias("status"), replays.alias("replays"))
 
 
 def show_best_of(view: View) -> None:
@@ -39,3 +54,9 @@ def show_best_of(view: View) -> None:
             "after decided", help="games played after the match was decided (not counted)"),
         "replays": st.column_config.NumberColumn(
             "replays", help="games that replayed a draw")})
+    with st.expander("The games of these matches"):
+        games = games_display(read_games(view, SHOWN))
+        ui.table(games, "best-of games", hide_index=True, placeholder="",
+                 column_config={"game_no": "game", "game": "ref",
+                                "replays": st.column_config.TextColumn(
+                                    "replays", help="the drawn game this game replays")})

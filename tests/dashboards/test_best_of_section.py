@@ -58,3 +58,19 @@ def test_no_section_without_best_of_tags(tmp_path: Path, monkeypatch):
     at = session(db_of(tmp_path, best_of=False), monkeypatch)
     assert "Best-of matches" not in [h.value for h in at.header]
     assert "Matches" in [h.value for h in at.header]  # the cumulative totals stay
+
+
+def test_the_games_of_the_match_are_flagged_and_the_replay_names_its_draw(tmp_path: Path,
+                                                                        monkeypatch):
+    from gops_records.core.game_refs import game_ref
+    from gops_records.core.store.db import reading
+
+    db = db_of(tmp_path, best_of=True)
+    at = session(db, monkeypatch)
+    (games,) = [pl.from_pandas(df.value) for df in at.dataframe if "status" in df.value.columns]
+    with reading(db) as con:
+        draw = con.execute("SELECT game_id FROM games WHERE result = '0-0'").fetchone()[0]
+    assert games["status"].to_list() == ["counted", "draw: replayed", "counted", "counted",
+                                         "after decided"]
+    assert games["replays"].to_list()[2] == game_ref(draw)
+    assert games["replays"].drop_nulls().len() == 1
