@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import polars as pl
 import streamlit as st
-from gops_records.core.game_refs import game_ref
 from gops_records.dashboards import ui
 from gops_records.dashboards.data import View, cached_read
+
+from gops_records.core.game_refs import game_ref
 from gops_records.games.gops.analytics.matches import best_of_games, best_of_matches
 
 #: At most this many matches (the newest) are listed.

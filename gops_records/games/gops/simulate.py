@@ -204,7 +204,8 @@ def play_game(profile: RuleProfile, bots: Sequence[Bot], rng: random.Random,
         round_bids: tuple = tuple(b[0] for b in bids) if profile.bid_cards == 1 else tuple(bids)
         if profile.each_takes:  # every bidder chooses, strongest first
             taken = takes_in_order(row, round_bids, profile.tie_rule,
-                                   lambda seat, left: bots[seat].take(situations[seat], left))
+                                   lambda seat, left, now=situations: bots[seat].take(now[seat],
+                                                                                     left))
             if checked:
                 game.play_round(revealed, round_bids, taken)
             else:

@@ -15,8 +15,8 @@ import polars as pl
 
 from gops_records.core.text import capped
 from gops_records.core.values import MAX_TAG_CHARS, date_problem, length_problem
-from gops_records.games.gops.notation.model import KNOWN_TAGS
 from gops_records.games.gops.matches import best_of_problem
+from gops_records.games.gops.notation.model import KNOWN_TAGS
 from gops_records.games.gops.rules import (
     MAX_BID_CARDS,
     MAX_PLAYERS,
@@ -238,7 +238,6 @@ def read_tags(tag_token: np.ndarray, tag_game: np.ndarray, names: TagNames,
         bad_rule[first_bad] = np.where(bad_rule[first_bad] == 0, RULE_TAGS.index(name) + 1,
                                        bad_rule[first_bad])
     _variant_problems(joined, cards, bid_cards, open_prizes, rules_ok, problems, bad_rule)
-    open_takes = np.zeros(n_games, np.int64)
     bad = joined.filter((pl.col("name") == "OpenTakes") & pl.col("problem").is_not_null())
     rules_ok[bad["game"].to_numpy()] = False
     for g in bad["game"].to_list():
