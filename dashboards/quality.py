@@ -10,7 +10,7 @@ import re
 
 import polars as pl
 import streamlit as st
-from gops_records.dashboards import charts, data, ui
+from gops_records.dashboards import charts, data, names_panel, ui
 from gops_records.dashboards.text import code_span, escape_md
 
 from gops_records.core import rejects as quarantine_lib
@@ -176,6 +176,7 @@ def main() -> None:
     show_imports(view)
     show_files(view)
     show_rejects(view)
+    names_panel.show_near_duplicates(view)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ import streamlit as st
 from gops_records.dashboards import data
 from gops_records.dashboards.gin import data as gin_data
 from gops_records.dashboards.text import escape_md
+from gops_records.dashboards.typed_names import stored_filters
 
 from gops_records.games.gin.analytics import GinFilters
 
@@ -117,6 +118,9 @@ def sidebar(base: data.View, url_path: str) -> data.View:
     database view with the Gin filters."""
     params = {key: st.query_params.get_all(key) for key in st.query_params}
     linked = from_params(params) if any(p in params for p in PARAMS) else None
+    if linked is not None:  # names as people type them (?player=marta)
+        linked = stored_filters(linked, gin_data.events(base),
+                                gin_data.players(base, GinFilters()))
     if not all(key in st.session_state for key in WIDGET_KEYS):
         saved = st.session_state.get(SAVED)
         _seed(linked if linked is not None else

@@ -17,6 +17,7 @@ from gops_records.dashboards.gops import charts, data
 from gops_records.dashboards.gops import ui as gops_ui
 from gops_records.dashboards.gops.game import game_table
 from gops_records.dashboards.text import escape_md
+from gops_records.dashboards.typed_names import as_stored
 
 P_PAIR = "h2h"
 GRID_PLAYERS = 20  # the heatmap shows the players with the most games
@@ -50,7 +51,8 @@ def pick_pair(table: pl.DataFrame, players: tuple[str, ...] = ()) -> tuple[str, 
     """Two players from the URL, else :func:`default_pair` (again when the filter changes)."""
     names = sorted(set(table["player"]))
     state = st.session_state
-    wanted = [n for n in st.query_params.get_all(P_PAIR) if n in names]
+    wanted = [n for n in (as_stored(p, names) for p in st.query_params.get_all(P_PAIR))
+              if n in names]  # names as typed
     first = default_pair(table, players)
     if len(wanted) == 2 and state.get("h2h_url") != wanted:
         state["h2h_a"], state["h2h_b"] = wanted

@@ -21,6 +21,7 @@ from gops_records.dashboards.gops import charts, data
 from gops_records.dashboards.gops import ui as gops_ui
 from gops_records.dashboards.gops.game import game_table
 from gops_records.dashboards.text import escape_md
+from gops_records.dashboards.typed_names import as_stored
 
 P_PROFILE = "profile"
 
@@ -32,7 +33,7 @@ def pick_player(view: View) -> str | None:
     if not names:
         return None
     state = st.session_state
-    wanted = st.query_params.get(P_PROFILE)
+    wanted = as_stored(st.query_params.get(P_PROFILE), names)  # ?profile=marta
     filtered = [name for name in view.filters.players if name in names]
     if wanted in names and state.get("profile_url") != wanted:
         state["profile_pick"] = wanted

@@ -23,6 +23,7 @@ from gops_records.dashboards import ui
 from gops_records.dashboards.data import View, current_view
 from gops_records.dashboards.gops import charts, data
 from gops_records.dashboards.text import escape_md
+from gops_records.dashboards.typed_names import as_stored
 
 from gops_records.games.gops.scouting import ScoutError, ScoutReport
 from gops_records.games.gops.scouting.features import MAX_GAMES
@@ -41,7 +42,7 @@ def url_select(label: str, options: list[str], param: str, key: str, default: st
 
     ``default`` is chosen (and left out of the URL) when the URL names no known option.
     """
-    wanted = st.query_params.get(param)
+    wanted = as_stored(st.query_params.get(param), options)  # names as typed
     last = f"{key}_url"
     if wanted in options and st.session_state.get(last) != wanted:
         st.session_state[key] = wanted
@@ -61,7 +62,7 @@ def default_player(view: View, names: list[str]) -> str:
     name (a change of the player filter moves the pick to its player, as on Players)."""
     filtered = [name for name in view.filters.players if name in names]
     state = st.session_state
-    wanted = st.query_params.get(P_SCOUT)
+    wanted = as_stored(st.query_params.get(P_SCOUT), names)
     new_link = wanted in names and state.get("scout_pick_url") != wanted  # see url_select
     if filtered and state.get("scout_filter") != filtered \
             and state.get("scout_pick") not in filtered and not new_link:

@@ -33,6 +33,7 @@ from gops_records.dashboards.gops.ui import (
     clear_filters,
 )
 from gops_records.dashboards.text import escape_md
+from gops_records.dashboards.typed_names import stored_filters
 
 from gops_records.games.gops.analytics.filters import (
     P_EVENT,
@@ -121,7 +122,8 @@ def filter_sidebar(base: View, url_path: str) -> Filters:
     events, matches = data.events(base), data.matches(base)
     first, last = data.date_range(base)
     params = url_params()
-    from_url = Filters.from_query_params(params)
+    from_url = stored_filters(Filters.from_query_params(params), events,  # names as typed
+                              data.players(base.with_filters(Filters())))
     load_filters_from_url(from_url)
     side = st.sidebar
     side.header("Filters")

@@ -187,10 +187,10 @@ def add_alias(con: duckdb.DuckDBPyConnection, alias: str, name: str,
     twice, an alias already set, a cycle (``name`` is an alias of ``alias``), or a chain
     (``name`` is itself an alias, or ``alias`` has aliases of its own)."""
     alias_kind, alias_stored = _stored(con, alias, kind)
-    name_kind, name_stored = _stored(con, name, kind or alias_kind, other_than=alias_stored)
-    if alias_kind is not name_kind:
-        raise AliasRefused(f"{alias!r} is a {alias_kind} and {name!r} a {name_kind}: an "
-                           "alias joins two names of one kind")
+    if name in (alias, alias_stored):
+        raise AliasRefused(f"{alias!r} and {name!r} are the same stored name")
+    # NAME is looked for among the names of ALIAS's kind: an alias joins one kind
+    _kind, name_stored = _stored(con, name, alias_kind, other_than=alias_stored)
     if alias_stored == name_stored:
         raise AliasRefused(f"{alias!r} and {name!r} are the same stored name")
     found = [a for a in aliases(con) if a.kind is alias_kind]

@@ -82,7 +82,8 @@ def test_tables_are_the_documented_ones(db: Path) -> None:
                            "source_file_games", "source_file_rejects",
                            "reject_resolutions", "variant_round_rows", "gin_hands", "gin_turns",
                            "gin_melds", "gin_games", "gin_player_hands", "player_bid_groups",
-                           "player_bid_clusters", "scout_reports", "name_aliases"}  # issue 3's, and more
+                           "player_bid_clusters", "scout_reports",
+                           "name_aliases"}  # issue 3's, and more
 
 
 def test_schema_migrations_records_every_version(db: Path) -> None:
