@@ -40,6 +40,8 @@ def ratings(view: View, game: str) -> lib.Ratings:
     (filters do not apply)."""
     return _cached(view, view.db, game)
 
+#: Evenings the form table shows without scrolling.
+FORM_ROWS = 10
 PROVISIONAL_NOTE = (f"Rating: the conservative mu − {lib.CONSERVATIVE_SIGMAS} sigma of "
                     f"openskill's Plackett-Luce model (0 for a newcomer); ? marks a "
                     f"provisional rating (fewer than {lib.PROVISIONAL_GAMES} rated games).")
@@ -75,7 +77,7 @@ def show_tonight(view: View, game: str, filters=None) -> None:
                f"first. {PROVISIONAL_NOTE} Every stored game counts, whatever the filters.")
     shown = changes.select(
         "player", "games", "wins",
-        _shown(pl.col("rating_before"), "provisional").alias("before"),
+        _shown(pl.col("rating_before"), "provisional_before").alias("before"),
         _shown(pl.col("rating"), "provisional").alias("after"), "change")
     ui.table(shown, f"ratings-tonight-{game}", csv=changes, hide_index=True,
              height="content", column_config={
@@ -130,7 +132,7 @@ def show_player(view: View, game: str, player: str) -> None:
     form = lib.form(rated.history, player)
     st.caption("Every stored game counts, whatever the filters; one point per evening (same "
                "date and event), undated evenings are in the table only.")
-    left, right = st.columns([3, 2])
+    left, right = st.columns(2)
     if form["date"].is_not_null().any():
         ui.chart(ratings_charts.history_chart(form, player), f"rating-{game}-{player}",
                  where=left)
@@ -138,7 +140,7 @@ def show_player(view: View, game: str, player: str) -> None:
         "date", "event", "games", "wins", pl.col("mean_place").round(2).alias("mean place"),
         pl.col("rating").round(1), pl.col("change").round(1))
     ui.table(shown, f"form-{game}-{player}", where=right, csv=form, hide_index=True,
-             height=300, column_config={
+             height="content" if shown.height <= FORM_ROWS else 360, column_config={
                  "wins": st.column_config.NumberColumn("wins", format="%g"),
                  "change": st.column_config.NumberColumn("change", format="%+.1f")})
 

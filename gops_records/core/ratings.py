@@ -255,8 +255,8 @@ def form(history: pl.DataFrame, player: str) -> pl.DataFrame:
 def evening_changes(history: pl.DataFrame, date, event: str | None = None) -> pl.DataFrame:
     """The rating change of every player of one evening (the games of ``date``, and of
     ``event`` when given: None takes every event of the date): player, games, wins,
-    rating before and after, change, provisional (after the evening), largest gain
-    first."""
+    rating before and after, change, provisional before and after the evening, largest
+    gain first."""
     import polars as pl
 
     on = pl.col("date").is_null() if date is None else pl.col("date") == date
@@ -266,10 +266,12 @@ def evening_changes(history: pl.DataFrame, date, event: str | None = None) -> pl
             .group_by("player", maintain_order=True)
             .agg(pl.len().cast(pl.Int64).alias("games"), pl.col("win_share").sum().alias("wins"),
                  pl.col("rating_before").first(), pl.col("rating").last(),
+                 (pl.col("games_rated").first() - 1 < PROVISIONAL_GAMES)
+                 .alias("provisional_before"),
                  (pl.col("games_rated").last() < PROVISIONAL_GAMES).alias("provisional"))
             .with_columns((pl.col("rating") - pl.col("rating_before")).alias("change"))
             .select("player", "games", "wins", "rating_before", "rating", "change",
-                    "provisional")
+                    "provisional_before", "provisional")
             .sort(["change", "player"], descending=[True, False]))
 
 

@@ -77,6 +77,18 @@ def test_form_counts_games_and_wins_by_evening() -> None:
         ratings.form(rated.history, "Zed")
     tonight = ratings.evening_changes(rated.history, D(2026, 1, 8), "club")
     assert tonight["player"].to_list() == ["Bob", "Ann"] and tonight["games"].to_list() == [1, 1]
+    assert tonight["provisional_before"].all() and tonight["provisional"].all()
+
+
+def test_provisional_ends_at_the_tenth_game_and_tonight_says_when() -> None:
+    rows = [(D(2026, 1, 1 + k // 4), "club", k, p, 1 + ((p == "Bob") ^ (k % 3 == 0)))
+            for k in range(12) for p in ("Ann", "Bob")]
+    rated = ratings.rate(placings(rows))
+    assert not rated.table["provisional"].any()
+    assert rated.table["games"].to_list() == [12, 12]
+    third = ratings.evening_changes(rated.history, D(2026, 1, 3))  # games 9 to 12
+    assert third["provisional_before"].all() and not third["provisional"].any()
+    assert ratings.PROVISIONAL_GAMES == 10
 
 
 def test_a_player_twice_in_one_game_is_refused() -> None:
