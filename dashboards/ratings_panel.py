@@ -75,10 +75,10 @@ def show_tonight(view: View, game: str, filters=None) -> None:
         return
     st.caption("How this evening's finished games moved each player's rating, largest gain "
                f"first. {PROVISIONAL_NOTE} Every stored game counts, whatever the filters.")
-    shown = changes.select(
-        "player", "games", "wins",
+    shown = changes.select(  # the key columns first: a phone shows about four
+        "player", "change", _shown(pl.col("rating"), "provisional").alias("after"),
         _shown(pl.col("rating_before"), "provisional_before").alias("before"),
-        _shown(pl.col("rating"), "provisional").alias("after"), "change")
+        "games", "wins")
     ui.table(shown, f"ratings-tonight-{game}", csv=changes, hide_index=True,
              height="content", column_config={
                  "player": st.column_config.TextColumn("player", pinned=True),
@@ -98,10 +98,10 @@ def show_table(view: View, game: str) -> None:
     st.caption(f"{PROVISIONAL_NOTE} Interval: mu ± {lib.CONSERVATIVE_SIGMAS} sigma. Change: "
                "over the player's last evening. Every stored game counts, whatever the "
                "filters.")
-    shown = table.select(
-        "player", _shown(pl.col("rating")).alias("rating"),
+    shown = table.select(  # the key columns first: a phone shows about four
+        "player", _shown(pl.col("rating")).alias("rating"), "change", "games",
         pl.format("{} to {}", pl.col("low").round(1), pl.col("high").round(1))
-        .alias("interval"), "games", "last_played", "change")
+        .alias("interval"), "last_played")
     ui.table(shown, f"ratings-{game}", csv=table, hide_index=True, height=320,
              column_config={
                  "player": st.column_config.TextColumn("player", pinned=True),
