@@ -7,7 +7,6 @@ events, dates), read against the ``gin_`` tables: a player filter matches either
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from datetime import date
 
@@ -18,8 +17,6 @@ from gops_records.core.game_refs import game_ref
 from gops_records.core.games_query import (
     GameFilter,
     GameNotFound,
-    UnknownEvent,
-    UnknownPlayer,
     aligned,
     close_ids,
     id_matches,
@@ -46,27 +43,6 @@ def gin_where(selection: GameFilter, alias: str) -> tuple[str, list]:
         conditions.append(f"list_contains(?::UBIGINT[], {alias}.game_id)")
         params.append(list(selection.game_ids))
     return " AND ".join(conditions), params
-
-
-def check_gin_names(con: duckdb.DuckDBPyConnection, selection: GameFilter) -> None:
-    """Raise UnknownPlayer / UnknownEvent (with close matches) for a name no Gin hand has."""
-    checks = ((selection.players, "SELECT player_a FROM gin_hands UNION SELECT player_b FROM "
-               "gin_hands", UnknownPlayer, "played", "players"),
-              (selection.events, "SELECT DISTINCT event FROM gin_hands", UnknownEvent,
-               "has the event", "events"))
-    for names, sql, error, verb, noun in checks:
-        if not names:
-            continue
-        known = [r[0] for r in con.execute(sql).fetchall() if r[0] is not None]
-        for name in names:
-            if name not in known:
-                close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
-                hint = (f"; did you mean {', '.join(map(repr, close))}?" if close else
-                        f"; {len(known)} {noun} are recorded (gops games --game gin lists "
-                        "their games)")
-                what = f"no stored Gin Rummy hand {verb} {name!r}" if verb == "has the event" \
-                    else f"nobody named {name!r} played a stored Gin Rummy hand"
-                raise error(what + hint)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,14 +1,13 @@
 """Finding stored Gops games (``gops games``, ``gops export``, ``gops replay`` by id).
 
 The filters are the shared ones (:class:`gops_records.core.games_query.GameFilter`:
-players, events, dates, ids), read against the ``games`` and ``game_players`` tables. A
-player filter naming nobody is refused by the rule ``gops scout`` uses
-(:func:`gops_records.games.gops.scouting.features.check_player`).
+players, events, dates, ids), read against the ``games`` and ``game_players`` tables. The
+names are taken as people type them (:func:`gops_records.core.games_query.resolved`); a
+name naming nobody is refused with the close names.
 """
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from datetime import date
 
@@ -18,8 +17,6 @@ from gops_records.core.dates import date_bounds, known_rows
 from gops_records.core.game_refs import game_ref
 from gops_records.core.games_query import (
     GameFilter,
-    UnknownEvent,
-    UnknownPlayer,
     aligned,
     close_ids,
     id_matches,
@@ -28,8 +25,7 @@ from gops_records.core.games_query import (
 )
 from gops_records.core.store.db import scalar
 
-__all__ = ["LISTING", "StoredGame", "check_events", "check_players", "find_games",
-           "gops_where"]
+__all__ = ["LISTING", "StoredGame", "find_games", "gops_where"]
 
 
 def gops_where(selection: GameFilter) -> tuple[str, list]:
@@ -49,36 +45,6 @@ def gops_where(selection: GameFilter) -> tuple[str, list]:
         conditions.append("list_contains(?::UBIGINT[], g.game_id)")
         params.append(list(selection.game_ids))
     return " AND ".join(conditions), params
-
-
-def check_players(con: duckdb.DuckDBPyConnection, names: tuple[str, ...]) -> None:
-    """Raise :class:`UnknownPlayer` naming close matches for a name without games.
-
-    Uses the same rule as ``gops scout``
-    (:func:`gops_records.games.gops.scouting.features.check_player`):
-    difflib's close matches among the recorded names."""
-    from gops_records.games.gops.scouting.features import ScoutError, check_player
-
-    for name in names:
-        try:
-            check_player(con, name)
-        except ScoutError as exc:
-            raise UnknownPlayer(str(exc)) from None
-
-
-def check_events(con: duckdb.DuckDBPyConnection, names: tuple[str, ...]) -> None:
-    """Raise :class:`UnknownEvent` naming close matches for an event no game has."""
-    if not names:
-        return
-    events = [r[0] for r in con.execute(
-        "SELECT DISTINCT event FROM games WHERE event IS NOT NULL").fetchall()]
-    for name in names:
-        if name not in events:
-            close = difflib.get_close_matches(name, events, n=3, cutoff=0.5) or [
-                e for e in events if e.lower() == name.lower()]
-            hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else (
-                f"; {len(events)} events are recorded (gops games lists their games)")
-            raise UnknownEvent(f"no stored game has the event {name!r}{hint}")
 
 
 @dataclass(frozen=True, slots=True)
