@@ -105,6 +105,18 @@ class ToKeep:
     record: str  # :func:`gops_records.games.gops.scouting.kept.to_record`
 
 
+def _aliased(con: duckdb.DuckDBPyConnection, player: str) -> bool:
+    """Whether a stored alias shows another name as ``player`` or ``player`` as another."""
+    from gops_records.core.names import NameKind
+    from gops_records.core.store.aliases import aliases
+
+    try:
+        found = aliases(con)
+    except duckdb.CatalogException:  # a database older than schema 15
+        return False
+    return any(a.kind is NameKind.PLAYER and player in (a.alias, a.name) for a in found)
+
+
 def asked(con: duckdb.DuckDBPyConnection, player: str, vs: str | None = None,
           seed: int = KEPT_SEED, simulations: int = DEFAULT_GAMES, *,
           chart_data: bool = True) -> tuple[ScoutReport, ToKeep | None]:
@@ -112,8 +124,11 @@ def asked(con: duckdb.DuckDBPyConnection, player: str, vs: str | None = None,
     when it was computed now and is one to keep, what to keep (:func:`keep`), else None.
     The kept report is read when the rule allows; raises ``ScoutError`` as ``scout``
     does."""
-    keepable = vs is None and seed == KEPT_SEED and simulations == DEFAULT_GAMES
-    if vs is None:
+    # a name an alias touches studies games the stamp does not follow (gops alias adds or
+    # removes games without an import): its report is computed each time, never kept
+    keepable = vs is None and seed == KEPT_SEED and simulations == DEFAULT_GAMES \
+        and not _aliased(con, player)
+    if keepable:
         kept = kept_report(con, player, seed=seed, simulations=simulations,
                            chart_data=chart_data)
         if kept is not None:
