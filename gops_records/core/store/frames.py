@@ -13,6 +13,7 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
+from gops_records.core.arrow_arrays import numeric
 from gops_records.core.problems import Problem
 
 TAGS_DTYPE = pl.List(pl.Struct({"key": pl.String, "value": pl.String}))
@@ -33,14 +34,15 @@ def errors_column(per_row: list[list[Problem]] | list[tuple[Problem, ...]]) -> p
     sizes = np.fromiter((len(row) for row in per_row), np.int64, len(per_row))
     offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int32)
     flat = [p for row in per_row for p in row]
+    # through polars, not pa.array (which imports pandas: core/arrow_arrays.py)
     struct = pa.StructArray.from_arrays(
-        [pa.array([p.code for p in flat], pa.string()),
-         pa.array([p.message for p in flat], pa.string()),
-         pa.array([p.line for p in flat], pa.int32()),
-         pa.array([p.column for p in flat], pa.int32()),
-         pa.array([p.round for p in flat], pa.int32())],
+        [pl.Series([p.code for p in flat], dtype=pl.String).to_arrow(),
+         pl.Series([p.message for p in flat], dtype=pl.String).to_arrow(),
+         pl.Series([p.line for p in flat], dtype=pl.Int32).to_arrow(),
+         pl.Series([p.column for p in flat], dtype=pl.Int32).to_arrow(),
+         pl.Series([p.round for p in flat], dtype=pl.Int32).to_arrow()],
         names=["code", "message", "line", "column", "round"])
-    return pl.Series(pa.ListArray.from_arrays(pa.array(offsets), struct)).cast(ERRORS_DTYPE)
+    return pl.Series(pa.ListArray.from_arrays(numeric(offsets), struct)).cast(ERRORS_DTYPE)
 
 
 def whole_file_rejects(text: str, problem: Problem, source: str) -> pl.DataFrame:

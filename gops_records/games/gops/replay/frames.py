@@ -18,6 +18,7 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
+from gops_records.core.arrow_arrays import numeric
 from gops_records.core.problems import Problem
 from gops_records.core.store.db import SAFE_CONFIG
 from gops_records.core.store.frames import (
@@ -63,14 +64,14 @@ def _optional_lists(values: np.ndarray, counts: np.ndarray, valid: np.ndarray) -
     mask = pa.py_buffer(np.packbits(valid, bitorder="little"))
     array = pa.LargeListArray.from_buffers(
         pa.large_list(pa.int8()), len(valid), [mask, pa.py_buffer(offsets)],
-        children=[pa.array(np.asarray(values, np.int64).astype(np.int8))])
+        children=[numeric(np.asarray(values, np.int64).astype(np.int8))])
     return pl.Series(array)
 
 
 def _lists(values: pa.Array, groups: np.ndarray, n: int) -> pl.Series:
     """A list column: the values of each group (``groups`` sorted), empty lists included."""
     offsets = np.concatenate([[0], np.cumsum(np.bincount(groups, minlength=n))]).astype(np.int64)
-    return pl.Series(pa.LargeListArray.from_arrays(pa.array(offsets), values))
+    return pl.Series(pa.LargeListArray.from_arrays(numeric(offsets), values))
 
 
 class ChunkGames:
@@ -141,7 +142,7 @@ class ChunkGames:
             "line": self.lines[:n],
             "players": _lists(names.to_arrow(), g_of, n),
             "valid": valid, "finished": finished, "rounds": rep.n_rounds[:n],
-            "scores": _lists(pa.array(rep.scores[:n][g_of, s_of]), g_of, n),
+            "scores": _lists(numeric(rep.scores[:n][g_of, s_of]), g_of, n),
             "unclaimed": rep.unclaimed[:n], "winner": winner,
             "errors": errors_column(errors),
         }).with_columns(
@@ -403,7 +404,7 @@ class ChunkGames:
         valid = pa.py_buffer(np.packbits(size > 1, bitorder="little"))
         pool = pa.LargeListArray.from_buffers(
             pa.large_list(pa.int8()), len(r), [valid, pa.py_buffer(offsets)],
-            children=[pa.array(rep.prize[r][flat].astype(np.int8))])
+            children=[numeric(rep.prize[r][flat].astype(np.int8))])
         players = rep.players[s.round_game[r]]
         games = s.round_game[r]
         variant = (rep.bid_cards[games] != 1) | (rep.open_prizes[games] != 0)
