@@ -120,3 +120,28 @@ def show_player_costs(view: View, player: str) -> None:
              f"equilibrium-cost-{player}", hide_index=True, height="content",
              column_config={"mean_cost": "mean cost", "low": "95% low",
                             "high": "95% high"})
+
+
+def show_scout_baseline(report) -> None:
+    """The Scout page's section: the equilibrium's guaranteed value beside the
+    counter-strategy, and the player's exploitability in endgames (scouting/equilibrium.py)."""
+    base = getattr(report, "equilibrium", None)
+    st.header("Against the equilibrium")
+    if base is None:
+        st.info("No endgame the solver covers among the player's games (two players, one "
+                "card a bid, a shuffled pile): no equilibrium baseline.")
+        return
+    st.caption(f"The last {base.cards_left} rounds of {base.endgames} recent games, solved "
+               "exactly (points per endgame, your side). The equilibrium guarantees its "
+               "value whatever the player does; from the start of a game it is worth "
+               f"{base.start_value:+.1f}, the honest baseline beside the counter-strategy. "
+               "A best response to the model is what exploiting it could add.")
+    cols = st.columns(3)
+    cols[0].metric("Equilibrium guarantees", f"{base.equilibrium:+.2f}",
+                   help=f"mean over {base.endgames} endgames")
+    cols[1].metric("Best response to the model", f"{base.best_response:+.2f}",
+                   help=f"mean over {base.endgames} endgames")
+    ci = "" if base.low is None else f"95% CI {base.low:+.2f} to {base.high:+.2f}; "
+    cols[2].metric("Exploitability", f"{base.exploitability:+.2f}",
+                   help=f"{ci}{base.endgames} endgames")
+    cols[2].caption(f"{ci}n = {base.endgames} endgames")

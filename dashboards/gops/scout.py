@@ -321,6 +321,8 @@ def main() -> None:
     show_predictability(report, scouted.reads_by)
     show_habits(report)
     show_counter(report)
+    from gops_records.dashboards.gops.review_panel import show_scout_baseline
+    show_scout_baseline(report)
     show_predicted(scouted)
 
 

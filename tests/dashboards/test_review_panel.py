@@ -83,3 +83,12 @@ def test_the_players_page_shows_mean_cost_per_evening(small_db, monkeypatch) -> 
     assert list(table["date"]) == ["2026.11.26"]
     assert list(table["games"]) == [2] and list(table["bids"]) == [6]
     assert any("2 reviewed games (6 bids)" in c.value for c in at.caption)
+
+
+def test_the_scout_page_shows_the_equilibrium_baseline(scout_db, monkeypatch) -> None:
+    at = _page(scout_db, monkeypatch, "gops/scout.py", scout="Pia")
+    labels = {m.label: m.value for m in at.metric}
+    assert {"Equilibrium guarantees", "Best response to the model", "Exploitability"} \
+        <= set(labels)
+    assert float(labels["Exploitability"]) >= 0  # a best reply earns at least the value
+    assert any("endgames" in c.value and "n = " in c.value for c in at.caption)
