@@ -14,7 +14,10 @@ configuration runs in a child process under a 4 GB address-space cap:
 - **evening**: the same games reviewed one after another sharing one tablebase on disk,
   then saved (what `gops review evening.gops` does before the dashboard opens), and a
   second process reviewing them again from that tablebase (what a page then costs);
-- the child's peak memory (``ru_maxrss``).
+- the child's peak memory (``ru_maxrss``);
+- ``--page``: the Game viewer's review of one stored game as the page makes it
+  (``stored_review.review_stored``, in a new process: imports included and not), with no
+  tablebase and after `gops review` of the evening filled it.
 
 K = 9 and 10 are not run: the compiled key holds hands of at most 8 cards for N = 11..13,
 so the review refuses them (``--rounds`` is 1..8). Nothing here asserts a time; the
@@ -28,9 +31,11 @@ import json
 import os
 import random
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 CHILD = """
@@ -63,6 +68,24 @@ else:
                positions=sum(store.loaded.values()))
 out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps(out))
+"""
+
+PAGE = """
+import json, sys, time
+began = time.perf_counter()
+from gops_records.core.store.db import reading
+from gops_records.games.gops.theory.stored_review import review_stored
+imported = time.perf_counter() - began
+db = sys.argv[1]
+with reading(db) as con:
+    ids = [g for (g,) in con.execute("SELECT game_id FROM games ORDER BY game_id").fetchall()]
+t = time.perf_counter()
+review_stored(db, ids[0])
+first = time.perf_counter() - t
+t = time.perf_counter()
+review_stored(db, ids[1])
+second = time.perf_counter() - t
+print(json.dumps({"imports": imported, "first_game": first, "next_game": second}))
 """
 
 CAP = 4 << 30
@@ -102,6 +125,27 @@ def child(path: Path, rounds: int, objective: str, mode: str, folder: Path) -> d
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def page(tmp: Path, path: Path) -> None:
+    """The Game viewer's review, cold and after `gops review` of the evening."""
+    db = tmp / "club.duckdb"
+    subprocess.run(["gops", "import", str(path), "--db", str(db), "--quiet"], check=True)
+    run = [sys.executable, "-c", PAGE, str(db)]
+    cold = json.loads(subprocess.run(run, capture_output=True, text=True, check=True,
+                                     preexec_fn=_cap).stdout.strip().splitlines()[-1])
+    shutil.rmtree(db.with_suffix(".tablebase"))
+    began = time.perf_counter()
+    subprocess.run(["gops", "review", str(path), "--db", str(db)], check=True,
+                   capture_output=True)
+    filled = time.perf_counter() - began
+    warm = json.loads(subprocess.run(run, capture_output=True, text=True, check=True,
+                                     preexec_fn=_cap).stdout.strip().splitlines()[-1])
+    print(f"page review, no tablebase: imports {cold['imports']:.2f} s, first game "
+          f"{cold['first_game']:.2f} s, next game {cold['next_game']:.2f} s")
+    print(f"gops review of the evening: {filled:.1f} s; then imports {warm['imports']:.2f} s, "
+          f"first game {warm['first_game']:.2f} s, next game {warm['next_game']:.2f} s  "
+          f"load {os.getloadavg()[0]:.1f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, nargs="*", default=[6, 7, 8])
@@ -110,10 +154,15 @@ def main() -> None:
     parser.add_argument("--cold-games", type=int, default=12,
                         help="games timed one by one with a cold cache")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--page", action="store_true",
+                        help="time the Game viewer's review only (default rounds)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         path = evening(tmp, args.games, args.seed)
+        if args.page:
+            page(tmp, path)
+            return
         few = tmp / "few.gops"
         from gops_records.games.gops.notation import write_games
         from gops_records.games.gops.reading import parse

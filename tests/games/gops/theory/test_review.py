@@ -198,3 +198,35 @@ def test_gops_review_refuses_a_variant_with_a_message(tmp_path) -> None:
                                 env={"COLUMNS": "250"})
     assert result.exit_code == 2
     assert "3 players" in result.stderr
+
+
+def test_gops_review_of_a_stored_reference_and_of_a_players_games(tmp_path) -> None:
+    from gops_records.core.game_refs import game_ref
+    from gops_records.core.importer import import_paths
+    from gops_records.core.store.db import reading
+    from gops_records.games.gops.theory import review_store
+    from gops_records.games.gops.theory.tablebase import beside
+
+    records = tmp_path / "club.gops"
+    records.write_text("\n".join(FOUR_CARDS.format(day=d, rule="carry", result="7-3")
+                                 for d in (26, 27)))
+    db = tmp_path / "club.duckdb"
+    import_paths([records], db)
+    with reading(db) as con:
+        ids = sorted(g for (g,) in con.execute("SELECT game_id FROM games").fetchall())
+    runner, env = CliRunner(), {"COLUMNS": "250"}
+    one = runner.invoke(app, ["review", game_ref(ids[0]), "--db", str(db), "--json",
+                              "--rounds", "4"], env=env)
+    assert one.exit_code == 0, one.output
+    (game,) = json.loads(one.stdout)["games"]
+    assert game["ref"] == game_ref(ids[0]) and game["first_round"] == 1
+    both = runner.invoke(app, ["review", "--player", "Bob", "--db", str(db), "--rounds", "4"],
+                         env=env)
+    assert both.exit_code == 0, both.output
+    assert "Bob: mean cost per bid of choice" in both.stdout
+    assert "2026.11.26" in both.stdout and "2026.11.27" in both.stdout
+    kept = review_store.read(beside(db), Objective.POINTS, 4)
+    assert sorted(kept["game_id"].unique().to_list()) == ids
+    assert kept.height == 2 * 2 * 4  # two games, two seats, four rounds
+    missing = runner.invoke(app, ["review", "g0000", "--db", str(db)], env=env)
+    assert missing.exit_code == 2 and "gops: error:" in missing.stderr
