@@ -27,7 +27,7 @@ from gops_records.dashboards.typed_names import as_stored
 
 from gops_records.games.gops.scouting import ScoutError, ScoutReport
 from gops_records.games.gops.scouting.features import MAX_GAMES
-from gops_records.games.gops.scouting.results import GENERIC, MIN_GAMES
+from gops_records.games.gops.scouting.results import GENERIC, MIN_GAMES, MIN_GAMES_TO_TELL
 
 P_SCOUT, P_VS = "scout", "vs"
 ANYONE = "anyone"
@@ -219,12 +219,14 @@ def show_counter(report: ScoutReport) -> None:
                         f"± {1.96 * c.generic.stderr:.1f} (simulation)")
     cols[2].metric("A uniformly random reply", f"{c.random.mean:+.1f}",
                    help=f"Points per game; 95% interval ± {1.96 * c.random.stderr:.1f}")
-    cols[3].metric("Gain from exploiting them", f"{c.exploit.mean:+.1f}",
+    cols[3].metric("Gain from exploiting them",
+                   f"{c.exploit.mean:+.1f}" if report.can_tell else "cannot tell",
                    exploit_delta(c), delta_color="off",
                    help="The counter's points per game minus the generic strategy's, game "
-                        "by game: what scouting this player is worth. The interval adds how "
-                        "much it moves when the model is fitted without some of the games "
-                        "to the simulation error.")
+                        "by game: what scouting this player is worth. The interval is "
+                        "cross-fitted: what a counter made from some of the games gains in "
+                        "games its model never saw, simulation error included. Below "
+                        f"{MIN_GAMES_TO_TELL} games it cannot tell.")
     st.markdown(exploit_sentence(report))
     left, _ = st.columns([3, 2])
     ui.chart(charts.gain_chart(gain_frame(report), report.player), "scout-gains", where=left)
@@ -242,6 +244,10 @@ def exploit_sentence(report: ScoutReport) -> str:
     """Whether scouting pays, in one sentence that does not claim more than the interval."""
     c = report.counter
     name = escape_md(report.player)
+    if not report.can_tell:
+        return (f"Cannot tell whether exploiting {name} pays: {report.games} game"
+                f"{'s' * (report.games != 1)} are too few (at least {MIN_GAMES_TO_TELL} "
+                "needed), however sure the figures look: play the generic strategy.")
     low, high = c.exploit_ci if c.exploit_ci is not None else (
         c.exploit.mean - 1.96 * c.exploit.stderr, c.exploit.mean + 1.96 * c.exploit.stderr)
     if low > 0:

@@ -23,9 +23,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import polars as pl
+
+if TYPE_CHECKING:
+    import polars as pl
 
 Z95 = 1.96  # two-sided 95% normal quantile, as commonly rounded
 
@@ -62,6 +65,7 @@ def _wilson_of_rate(p: pl.Expr, nf: pl.Expr, z: float) -> tuple[pl.Expr, pl.Expr
 
 def wilson_exprs(k: pl.Expr, n: pl.Expr, z: float = Z95) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
     """Expressions for (rate, ci_low, ci_high) of columns ``k`` out of ``n``; null where n = 0."""
+    import polars as pl  # loaded by the frames' users only (scouting needs none)
     nf = n.cast(pl.Float64)
     p = k.cast(pl.Float64) / nf
     low, high = _wilson_of_rate(p, nf, z)
@@ -71,6 +75,7 @@ def wilson_exprs(k: pl.Expr, n: pl.Expr, z: float = Z95) -> tuple[pl.Expr, pl.Ex
 
 def with_wilson(df: pl.DataFrame, k: str, n: str, z: float = Z95) -> pl.DataFrame:
     """``df`` with columns rate = k/n, ci_low, ci_high (95% Wilson) added; nulls where n = 0."""
+    import polars as pl  # loaded by the frames' users only (scouting needs none)
     rate, low, high = wilson_exprs(pl.col(k), pl.col(n), z)
     return df.with_columns(rate.alias("rate"), low.alias("ci_low"), high.alias("ci_high"))
 
@@ -85,6 +90,7 @@ def cluster_sums(k: pl.Expr, n: pl.Expr, weight: pl.Expr | None = None) -> list[
     Each row is one game, or ``weight`` identical games (a game shape counted ``games``
     times, as :func:`~gops_records.games.gops.analytics.shapes.game_shapes` gives them).
     """
+    import polars as pl  # loaded by the frames' users only (scouting needs none)
     k, n = k.cast(pl.Int64), n.cast(pl.Int64)
     if weight is None:
         return [k.sum().alias("k"), n.sum().alias("n"), (k * k).sum().alias("kk"),
@@ -101,6 +107,7 @@ def design_effect_expr(k: pl.Expr, n: pl.Expr, kk: pl.Expr, nn: pl.Expr, kn: pl.
     """The design effect of a rate whose trials are grouped in games (see
     :func:`cluster_exprs`): the cluster-robust variance of k / n over the binomial one, at
     least 1; 1 when it cannot be measured (fewer than two games, a rate of 0 or 1)."""
+    import polars as pl  # loaded by the frames' users only (scouting needs none)
     nf = n.cast(pl.Float64)
     g = games.cast(pl.Float64)
     r = k.cast(pl.Float64) / nf
@@ -117,6 +124,7 @@ def wilson_deff_exprs(k: pl.Expr, n: pl.Expr, deff: pl.Expr, z: float = Z95
                       ) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
     """(rate, ci_low, ci_high): Wilson's interval for k / n with n / ``deff`` trials; nulls
     where n = 0."""
+    import polars as pl  # loaded by the frames' users only (scouting needs none)
     nf = n.cast(pl.Float64)
     r = k.cast(pl.Float64) / nf
     low, high = _wilson_of_rate(r, nf / deff, z)
@@ -137,6 +145,7 @@ def cluster_exprs(k: pl.Expr, n: pl.Expr, kk: pl.Expr, nn: pl.Expr, kn: pl.Expr,
     With fewer than two games, or a rate of exactly 0 or 1, the spread between games
     cannot be measured: deff is 1 (the interval is Wilson's). Nulls where n = 0.
     """
+    import polars as pl  # loaded by the frames' users only (scouting needs none)
     deff = design_effect_expr(k, n, kk, nn, kn, games)
     rate, low, high = wilson_deff_exprs(k, n, deff, z)
     return rate, low, high, pl.when(n > 0).then(deff)
@@ -149,6 +158,7 @@ def with_cluster_ci(df: pl.DataFrame, k: str = "k", n: str = "n", z: float = Z95
 
     ``k`` and ``n`` name the success and trial columns (kept); ``games`` is kept.
     """
+    import polars as pl  # loaded by the frames' users only (scouting needs none)
     # The design effect first, as a column the interval reads: one expression tree for
     # all four columns repeats it in each, and polars then spends more time planning the
     # tree (about 15 ms) than computing a page's few rows.
@@ -220,20 +230,40 @@ def clustered_rates(per_game: list[tuple[np.ndarray, np.ndarray]],
                     z: float = Z95) -> list[ClusteredRate]:
     """:func:`cluster_exprs` for several rates at once, each from its per-game counts
     (k, n): numpy arrays with one entry per game; games without a trial are not counted.
-    One polars pass for all of them."""
-    rows = []
+
+    The same arithmetic as :func:`with_cluster_ci`, in the same order, on Python floats
+    (a handful of rates: no polars, so a scouting report computes without loading it)."""
+    out = []
     for k_games, n_games in per_game:
         k = np.asarray(k_games, dtype=np.int64)
         n = np.asarray(n_games, dtype=np.int64)
         used = n > 0
         k, n = k[used], n[used]
-        rows.append((int(k.sum()), int(n.sum()), int(k @ k), int(n @ n), int(k @ n),
-                     int(used.sum())))
-    frame = pl.DataFrame(rows, schema=dict.fromkeys(("k", "n", *CLUSTER_SUMS), pl.Int64),
-                         orient="row")
-    out = with_cluster_ci(frame, z=z)
-    return [ClusteredRate(r["k"], r["n"], r["games"], r["rate"], r["ci_low"], r["ci_high"],
-                          r["design_effect"]) for r in out.iter_rows(named=True)]
+        out.append(_clustered(int(k.sum()), int(n.sum()), int(k @ k), int(n @ n),
+                              int(k @ n), int(used.sum()), z))
+    return out
+
+
+def _clustered(k: int, n: int, kk: int, nn: int, kn: int, games: int, z: float
+               ) -> ClusteredRate:
+    """One row of :func:`with_cluster_ci` (design_effect_expr, then wilson_deff_exprs)."""
+    if n <= 0:
+        return ClusteredRate(k, n, games, None, None, None, None)
+    nf, g = float(n), float(games)
+    r = float(k) / nf
+    spread = max(float(kk) - 2.0 * r * float(kn) + r * r * float(nn), 0.0)
+    deff = 1.0
+    if games >= 2 and 0.0 < r < 1.0:
+        var_cluster = g / (g - 1.0) * spread / (nf * nf)
+        var_binomial = r * (1.0 - r) / nf
+        deff = max(1.0, var_cluster / var_binomial)
+    trials = nf / deff
+    z2 = z * z
+    denom = 1.0 + z2 / trials
+    centre = (r + z2 / (2.0 * trials)) / denom
+    half = z * math.sqrt(r * (1.0 - r) / trials + z2 / (4.0 * trials * trials)) / denom
+    return ClusteredRate(k, n, games, r, min(max(centre - half, 0.0), 1.0),
+                         min(max(centre + half, 0.0), 1.0), deff)
 
 
 def clustered_rate(k_per_game: np.ndarray, n_per_game: np.ndarray,

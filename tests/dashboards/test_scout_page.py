@@ -68,8 +68,10 @@ def test_a_small_sample_says_so(club_db, monkeypatch):
     assert "Small sample: 6 games" in warning and "read the intervals" in warning
     m = metrics(at)
     assert "95% CI" in m["Information gain"].delta
-    # the sentence on whether scouting pays says the model itself is uncertain
-    assert any("first look" in md.value for md in at.markdown)
+    # on 6 games the page cannot tell whether scouting pays, and says so (issue 24)
+    assert m["Gain from exploiting them"].value == "cannot tell"
+    assert any("Cannot tell whether exploiting Alice pays: 6 games are too few" in md.value
+               for md in at.markdown)
 
 
 def test_counter_generic_random_and_the_exploit(scout_db, monkeypatch):

@@ -15,8 +15,10 @@ three replies on the same prize orders and the same draws of the model: the coun
 **generic strategy** (:data:`GENERIC`: bid the prize, the same for every opponent) and a
 uniformly random card. The gain from exploiting this player is the counter's gain minus
 the generic strategy's. How much that gain depends on the games the model was fitted on
-is measured too: the cross-validation's models (each fitted without one fold of games)
-are played the same way, and their spread gives a grouped-jackknife interval.
+is measured too: each cross-validation model's counter (the model fitted without one fold
+of games) plays against a model of that fold's games alone, so the interval says what a
+counter made from some games gains in games it never saw (cross-fitted; without the
+held-out models, the folds' models are played themselves: a grouped-jackknife interval).
 """
 
 from __future__ import annotations
@@ -49,6 +51,10 @@ from gops_records.games.gops.scouting.results import CounterStrategy, Gain
 #: Games each cross-validation model is played, per reply, to measure how much the
 #: exploit moves with the games the model saw.
 JACKKNIFE_GAMES = 100
+#: How the models behind the exploit's interval were made (``CounterStrategy.interval``):
+#: the folds' models as the opponent (jackknife), or each fold's counter played against a
+#: model of the games it never saw (cross-fitted: what `gops scout` reports).
+JACKKNIFE, CROSS_FIT = "jackknife", "cross-fitted"
 KINDS = ("its lowest card", "exactly the prize", "the prize plus 1", "the prize plus 2",
          "the prize minus 1", "the prize minus 2", "its highest card", "well above the prize",
          "well below the prize")
@@ -294,65 +300,107 @@ def best_reply(model: OpponentModel, prize: int, pool_value: int, hand: list[int
 
 def counter_strategy(model: OpponentModel, profile: RuleProfile, games: int = DEFAULT_GAMES,
                      seed: int = 0, fold_models: list[OpponentModel] | None = None,
-                     fold_games: int = JACKKNIFE_GAMES) -> CounterStrategy:
+                     fold_games: int = JACKKNIFE_GAMES, *,
+                     held_out_models: list[OpponentModel] | None = None) -> CounterStrategy:
     """Measure the counter, the generic strategy and a random reply against ``model``.
 
     All three face the same ``games`` prize orders and the same draws of the model (the
     same seed). With ``fold_models`` (models fitted each without one fold of games), the
-    counter and the generic strategy also play ``fold_games`` games against each of them,
-    and the spread of their exploits gives the exploit's interval (grouped jackknife).
+    counter and the generic strategy also play ``fold_games`` games for each fold, and
+    the spread of their exploits gives the exploit's interval:
+
+    - with ``held_out_models`` (``held_out_models[f]`` fitted on fold ``f``'s games
+      only), cross-fitted: the counter planned against fold model ``f`` plays against
+      held-out model ``f``, and so does the generic strategy: what a counter made from
+      some games gains against the player in games it never saw (issue 24);
+    - without, the grouped jackknife: the counter is planned and played against each
+      fold model.
     """
     if profile.players != 2:
         profile = RuleProfile(profile.cards, 2, profile.tie_rule, profile.prize_order)
     folds = list(fold_models or [])
+    tests = list(held_out_models or [])
+    if tests and len(tests) != len(folds):
+        raise ValueError(f"{len(tests)} held-out models for {len(folds)} fold models")
+    interval = CROSS_FIT if tests else JACKKNIFE
     rng = np.random.default_rng(seed)
     n = profile.cards
     extra = min(fold_games, games) if len(folds) >= 2 else 0
     prizes = prize_piles(profile, games, rng)
     draws = rng.random((games, n))
-    groups = [(Reply.COUNTER, 0, games), (Reply.GENERIC, 0, games), (Reply.RANDOM, 0, games)]
-    for i in range(len(folds) if extra else 0):
-        groups += [(Reply.COUNTER, i + 1, extra), (Reply.GENERIC, i + 1, extra)]
-    reply_of_game = np.concatenate([np.full(k, r) for r, _, k in groups])
-    model_of_game = np.concatenate([np.full(k, m) for _, m, k in groups])
-    stack = ModelStack.of([model, *folds] if extra else [model])
-    counter = CounterBidder(stack, model_of_game)
+    # (reply, the model the counter plans against, the model seat B bids by, prize
+    # orders, seat B's draws): the counter and the generic strategy of one fold face the
+    # same prizes and draws (paired); cross-fitted, each fold has prizes and draws of its
+    # own, so the folds' spread holds their simulation error too
+    groups = [(Reply.COUNTER, 0, 0, prizes, draws), (Reply.GENERIC, 0, 0, prizes, draws),
+              (Reply.RANDOM, 0, 0, prizes, draws)]
+    n_folds = len(folds) if extra else 0
+    for i in range(n_folds):
+        if interval == CROSS_FIT:  # against held-out model i, 1 + k + i in the stack
+            against, fold_prizes = 1 + len(folds) + i, prize_piles(profile, extra, rng)
+            fold_draws = rng.random((extra, n))
+        else:  # the jackknife: against fold model i itself, on the first games' draws
+            against, fold_prizes, fold_draws = 1 + i, prizes[:extra], draws[:extra]
+        groups += [(Reply.COUNTER, 1 + i, against, fold_prizes, fold_draws),
+                   (Reply.GENERIC, 0, against, fold_prizes, fold_draws)]
+    sizes = [len(g[3]) for g in groups]
+    reply_of_game = np.repeat([g[0] for g in groups], sizes)
+    plan_of_game = np.repeat([g[1] for g in groups], sizes)
+    model_of_game = np.repeat([g[2] for g in groups], sizes)
+    stack = ModelStack.of([model, *folds, *tests] if extra else [model])
+    counter = CounterBidder(stack, plan_of_game)
     bidders = {Reply.COUNTER: counter, Reply.GENERIC: bid_the_prize,
                Reply.RANDOM: lambda t, rows, g: random_card(t.hands[rows, 0], g.random(len(rows)))}
     done = play(profile, stack, model_of_game, reply_of_game, bidders,
-                np.concatenate([prizes[:k] for _, _, k in groups]),
-                np.concatenate([draws[:k] for _, _, k in groups]), rng)
+                np.concatenate([g[3] for g in groups]), np.concatenate([g[4] for g in groups]),
+                rng)
     margins = done.margin
-    starts = np.cumsum([0, *(k for _, _, k in groups)])
+    starts = np.cumsum([0, *sizes])
     part = [margins[a:b] for a, b in zip(starts[:-1], starts[1:], strict=True)]
     mine, generic, random_ = part[0], part[1], part[2]
     exploit = Gain.of(mine - generic)
     fold_exploits = tuple(float((part[3 + 2 * i] - part[4 + 2 * i]).mean())
-                          for i in range(len(folds) if extra else 0))
+                          for i in range(n_folds))
     total = counter.tally[0].sum()
     played = ({KINDS[k]: counter.tally[0, k] / total
                for k in np.argsort(-counter.tally[0], kind="stable") if counter.tally[0, k]}
               if total else {})
+    ci = _exploit_interval(exploit, fold_exploits, interval)
     return CounterStrategy(_describe(played), Gain.of(mine), Gain.of(random_), profile,
-                           played, Gain.of(generic), exploit,
-                           _exploit_interval(exploit, fold_exploits), fold_exploits)
+                           played, Gain.of(generic), exploit, ci, fold_exploits,
+                           interval if ci is not None else None)
 
 
-def _exploit_interval(exploit: Gain, fold_exploits: tuple[float, ...]
-                      ) -> tuple[float, float] | None:
-    """exploit +- the simulation's 95% error combined with the grouped jackknife's.
+def _exploit_interval(exploit: Gain, fold_exploits: tuple[float, ...],
+                      interval: str = JACKKNIFE) -> tuple[float, float] | None:
+    """The exploit's 95% interval from the k folds' exploits.
 
-    With k fold models, the jackknife variance of the exploit is (k - 1) / k times the
-    sum of squared deviations of the folds' exploits; its 95% half-width uses Student's t
-    with k - 1 degrees of freedom. The two half-widths add in quadrature.
+    Grouped jackknife (each fold's counter planned and played against the fold's model):
+    centred on the exploit, the spread's variance (k - 1) / k times the sum of squared
+    deviations of the folds' exploits, its t(k - 1) half-width added in quadrature to 1.96
+    simulation standard errors of the exploit.
+
+    Cross-fitted (issue 24; each fold's counter played against a model of the fold's
+    games it never saw): centred on the folds' mean, not on the exploit against the model
+    the counter was planned on, which is optimistic (a counter planned on a model's noise
+    gains on that noise in the model's own games, never against the player); the
+    half-width t(k - 1) times their standard error (standard deviation over the square
+    root of k), which holds both how much the model moves with the games it saw and the
+    simulation error of their games.
     """
     k = len(fold_exploits)
     if k < 2:
         return None
     values = np.asarray(fold_exploits)
-    jack = math.sqrt((k - 1) / k * float(((values - values.mean()) ** 2).sum()))
-    half = math.hypot(t95(k - 1) * jack, 1.96 * exploit.stderr)
-    return exploit.mean - half, exploit.mean + half
+    squares = float(((values - values.mean()) ** 2).sum())
+    if interval == JACKKNIFE:
+        centre = exploit.mean
+        half = math.hypot(t95(k - 1) * math.sqrt((k - 1) / k * squares),
+                          1.96 * exploit.stderr)
+    else:
+        centre = float(values.mean())
+        half = t95(k - 1) * math.sqrt(squares / (k - 1) / k)
+    return centre - half, centre + half
 
 
 def _describe(played: dict[str, float]) -> str:

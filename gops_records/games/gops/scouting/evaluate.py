@@ -70,6 +70,16 @@ def held_out(s: Situations, folds: int = 5, seed: int = 0,
     return HeldOut(probs, k, fold_of_game, models)
 
 
+def held_out_models(s: Situations, cv: HeldOut, encoded: Encoded | None = None
+                    ) -> list[OpponentModel]:
+    """The model of each fold's games alone (``[f]`` fitted on fold ``f``): the player in
+    games the fold's model (``cv.models[f]``) never saw, for the counter's cross-fitted
+    interval (:func:`~gops_records.games.gops.scouting.counter.counter_strategy`)."""
+    enc = encoded if encoded is not None else encode(Board.of(s))
+    fold = cv.fold_of_game[s.game]
+    return [OpponentModel.fit(s, enc, rows=fold == f) for f in range(cv.folds)]
+
+
 def held_out_probs(s: Situations, folds: int = 5, seed: int = 0) -> tuple[np.ndarray, int]:
     """Each bid's (13-wide) card probabilities from a model fitted without its game, and the
     number of folds used. Raises ValueError for fewer than two games."""

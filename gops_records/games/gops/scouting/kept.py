@@ -25,8 +25,9 @@ from gops_records.games.gops.scouting.results import (
     ScoutReport,
 )
 
-#: Bumped whenever the record's layout changes.
-FORMAT = 1
+#: Bumped whenever the record's layout changes (2: the exploit's interval cross-fitted,
+#: and its method kept).
+FORMAT = 2
 #: The gops that computed a report, and the record's layout: a kept report computed by
 #: another version is not shown (the scouting code may have changed since).
 VERSION = f"{__version__}/{FORMAT}"
@@ -68,7 +69,7 @@ def from_record(text: str, *, chart_data: bool = True) -> ScoutReport:
         random=Gain(**c["random"]), profile=RuleProfile(**c["profile"]),
         played=c["played"], generic=Gain(**c["generic"]), exploit=Gain(**c["exploit"]),
         exploit_ci=None if c["exploit_ci"] is None else tuple(c["exploit_ci"]),
-        fold_exploits=tuple(c["fold_exploits"]))
+        fold_exploits=tuple(c["fold_exploits"]), interval=c["interval"])
     predicted = None
     if chart_data and r["predicted"] is not None:
         import polars as pl  # the page has it loaded already; `gops scout` never asks

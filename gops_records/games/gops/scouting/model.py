@@ -433,7 +433,13 @@ class OpponentModel:
     def predict(self, board: Board | Encoded) -> np.ndarray:
         """(n, 13) probabilities of each card (column r - 1 = card r); 0 outside the hand."""
         enc = board if isinstance(board, Encoded) else encode(board, fitting=False)
-        return ModelStack.of([self]).predict(enc, np.zeros(len(enc), dtype=np.int64))
+        return self._stack.predict(enc, np.zeros(len(enc), dtype=np.int64))
+
+    @functools.cached_property
+    def _stack(self) -> ModelStack:
+        """This model as a stack of one, made once (callers that ask one situation at a
+        time, as the equilibrium's backward induction does, ask thousands of times)."""
+        return ModelStack.of([self])
 
     def distribution(self, prize: int, pool_value: int, hand: Sequence[int],
                      upcoming: Sequence[int], cards: int) -> dict[int, float]:

@@ -114,10 +114,15 @@ class CounterStrategy:
     generic: Gain = Gain(0.0, 0.0, 0)
     exploit: Gain = Gain(0.0, 0.0, 0)
     #: 95% interval of the exploit: simulation error and, from the folds' models, how
-    #: much it moves with the games the model was fitted on (None without fold models).
+    #: much it moves with the games the model was fitted on (None without fold models);
+    #: cross-fitted, it is centred on what a counter gains in games its model never saw.
     exploit_ci: tuple[float, float] | None = None
-    #: the exploit against each fold's model (the jackknife's values)
+    #: the exploit for each fold (its counter against the fold's model, or, cross-fitted,
+    #: against a model of the fold's games alone, as ``interval`` says)
     fold_exploits: tuple[float, ...] = ()
+    #: how the interval was made: "cross-fitted" (what `gops scout` does: docs/scouting.md,
+    #: "Scouting on a few games"), "jackknife", or None (no interval)
+    interval: str | None = None
 
     @property
     def expected_gain_per_game(self) -> float:
@@ -144,7 +149,9 @@ class CounterStrategy:
                 "exploit_gain_per_game": round(self.exploit.mean, 2),
                 "exploit_gain_ci": ci,
                 "generic_strategy": GENERIC,
-                "simulated_games": self.counter.games}
+                "simulated_games": self.counter.games,
+                "exploit_gain_ci_method": self.interval,
+                "exploit_gain_ci_folds": len(self.fold_exploits)}
 
 
 #: Share of the uniform log-loss the model must save to be called (highly) predictable.
@@ -152,6 +159,13 @@ PREDICTABLE, HIGHLY_PREDICTABLE = 0.05, 0.25
 #: Fewer games than this are a small sample: too few to trust the habits and the model
 #: (docs/scouting.md, "Small samples", gives the measurements behind the number).
 MIN_GAMES = 30
+#: Below this many games the report cannot tell whether exploiting the player pays: the
+#: model's uncertainty is more than any interval made from those games can show (a
+#: player seen in 4 games may look perfectly predictable), so the gain is shown as
+#: "cannot tell" (docs/scouting.md, "Scouting on a few games").
+MIN_GAMES_TO_TELL = MIN_GAMES
+#: ``exploit_verdict``: what the exploit's interval says (JSON and text).
+CANNOT_TELL, GAINS, NO_CLEAR_GAIN, LOSES = "cannot tell", "gains", "no clear gain", "loses"
 
 
 @dataclass(frozen=True)
@@ -188,7 +202,8 @@ class ScoutReport:
                 "the counter-strategy read one card a bid and one prize a round.")
 
     def as_json(self) -> dict:
-        """player, games, bids, predictability, habits, counter, then small_sample."""
+        """player, games, bids, predictability, habits, counter, small_sample, then
+        can_tell, exploit_verdict and min_games_to_tell (issue 24: keys only added)."""
         return {
             "player": self.player,
             "games": self.games,
@@ -197,8 +212,39 @@ class ScoutReport:
             "habits": [h.as_json() for h in self.habits],
             "counter": self.counter.as_json(),
             "small_sample": self.small_sample,
+            "can_tell": self.can_tell,
+            "exploit_verdict": self.exploit_verdict,
+            "min_games_to_tell": MIN_GAMES_TO_TELL,
             **({"equilibrium": self.equilibrium.as_json()} if self.equilibrium else {}),
         }
+
+    @property
+    def can_tell(self) -> bool:
+        """At least :data:`MIN_GAMES_TO_TELL` games: enough to say whether exploiting pays."""
+        return self.games >= MIN_GAMES_TO_TELL
+
+    @property
+    def exploit_verdict(self) -> str:
+        """:data:`CANNOT_TELL` on too few games, else what the exploit's 95% interval
+        says: :data:`GAINS` (all above 0), :data:`LOSES` (all below) or
+        :data:`NO_CLEAR_GAIN`."""
+        if not self.can_tell:
+            return CANNOT_TELL
+        c = self.counter
+        low, high = c.exploit_ci if c.exploit_ci is not None else (
+            c.exploit.mean - 1.96 * c.exploit.stderr, c.exploit.mean + 1.96 * c.exploit.stderr)
+        return GAINS if low > 0 else LOSES if high < 0 else NO_CLEAR_GAIN
+
+    def exploit_words(self) -> str:
+        """The gain from exploiting in one line: the figure and its interval, or, on too
+        few games, that the report cannot tell (with the figure against the model)."""
+        c = self.counter
+        if self.can_tell:
+            return f"{c.exploit.mean:+.1f} points per game{exploit_span(c)}"
+        g = self.games
+        return (f"cannot tell on {g} game{'s' * (g != 1)} (at least {MIN_GAMES_TO_TELL} "
+                f"needed); against a model of so few games it is {c.exploit.mean:+.1f} "
+                f"points per game{exploit_span(c)}, which says little about the player")
 
     @property
     def information_gain(self) -> float:
@@ -278,7 +324,7 @@ class ScoutReport:
             f"  a uniformly random reply: {c.random.mean:+.1f} "
             f"(± {1.96 * c.random.stderr:.1f})",
             f"  gain from exploiting {self.player} (counter minus generic): "
-            f"{c.exploit.mean:+.1f} points per game{exploit_span(c)}",
+            f"{self.exploit_words()}",
         ]
         if self.equilibrium is not None:
             lines += ["", *self.equilibrium.text_lines()]
@@ -294,7 +340,13 @@ def span(ci: tuple[float | None, float | None], pct: bool = True) -> str:
 
 
 def exploit_span(c: CounterStrategy) -> str:
-    """'; 95% CI -1.2 to +3.4 (simulation and model)' for the exploit, or ''."""
+    """'; 95% CI -1.2 to +3.4 in games its model never saw (cross-fitted)' for the
+    exploit, '; 95% CI ... (simulation and model)' for the jackknife's, or the simulation
+    error alone."""
     if c.exploit_ci is None:
         return f" (± {1.96 * c.exploit.stderr:.1f} simulation error)"
+    if c.interval == "cross-fitted":
+        return (f"; 95% CI {span(c.exploit_ci, pct=False)} in games its model never saw "
+                "(cross-fitted)")
     return f"; 95% CI {span(c.exploit_ci, pct=False)} (simulation and model)"
+

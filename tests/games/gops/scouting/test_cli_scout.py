@@ -24,7 +24,8 @@ def test_json_is_one_object_with_the_contract_keys(sim_db):
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
     assert list(doc) == ["player", "games", "bids", "predictability", "habits", "counter",
-                         "small_sample", "equilibrium"]
+                         "small_sample", "can_tell",
+                         "exploit_verdict", "min_games_to_tell", "equilibrium"]
     assert doc["player"] == "Clara Nowak"
     assert doc["habits"][0]["description"].startswith("bids the prize plus one")
     c = doc["counter"]

@@ -72,7 +72,8 @@ def test_counter_against_a_random_bidder(reports):
 def test_json_keeps_the_contract_keys_and_adds_the_new_ones(reports):
     doc = reports[PRIZE].as_json()
     assert list(doc) == ["player", "games", "bids", "predictability", "habits", "counter",
-                         "small_sample", "equilibrium"]
+                         "small_sample", "can_tell",
+                         "exploit_verdict", "min_games_to_tell", "equilibrium"]
     assert doc["player"] == PRIZE and doc["bids"] == 13 * doc["games"]
     assert set(doc["predictability"]) == {"exact", "within_one", "log_loss", "baseline_exact",
                                           "baseline_within_one", "baseline_log_loss",
@@ -82,7 +83,8 @@ def test_json_keeps_the_contract_keys_and_adds_the_new_ones(reports):
     assert set(doc["counter"]) == {"description", "expected_gain_per_game",
                                    "random_gain_per_game", "generic_gain_per_game",
                                    "exploit_gain_per_game", "exploit_gain_ci",
-                                   "generic_strategy", "simulated_games"}
+                                   "generic_strategy", "simulated_games",
+                                   "exploit_gain_ci_method", "exploit_gain_ci_folds"}
     assert doc["small_sample"] is False
     low, high = doc["habits"][0]["ci"]
     assert low <= doc["habits"][0]["rate"] <= high
