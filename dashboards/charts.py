@@ -167,10 +167,12 @@ def rate_with_ci(df: pl.DataFrame, x: str, *, title: str, x_title: str, y_title:
                alt.Tooltip(n, title=n_title, format=",d"), *(extra_tooltip or [])]
     cat, val, Cat, Val = ("y", "x", alt.Y, alt.X) if horizontal else ("x", "y", alt.X, alt.Y)
     axis = alt.Axis(labelLimit=200, labelOverlap=False) if horizontal else alt.Axis(labelAngle=0)
+    # Room right of 100% for the count of a bar that reaches it (it was cut at the edge).
+    room = alt.Scale(domain=[0, 1.15], nice=False) if horizontal else alt.Undefined
     base = alt.Chart(df).encode(**{cat: Cat(f"{x}:{xt}", title=x_title,
                                             sort=sort or "ascending", axis=axis)})
     rule = base.mark_rule(strokeWidth=2, color=BLUE).encode(
-        **{val: Val("ci_low:Q", title=y_title, axis=RATE), f"{val}2": "ci_high:Q"},
+        **{val: Val("ci_low:Q", title=y_title, axis=RATE, scale=room), f"{val}2": "ci_high:Q"},
         tooltip=tooltip)
     dots = base.mark_point(filled=True, size=70, color=BLUE).encode(
         **{val: f"{rate}:Q"}, tooltip=tooltip)

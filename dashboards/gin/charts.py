@@ -77,6 +77,9 @@ def stacked_shares(df: pl.DataFrame, category: str, stack: str, order: list[str]
                   {c: i for i, c in enumerate(sort)}, default=len(sort)) if sort else category)
               ["label"].to_list())
     present = [o for o in order if o in set(df[stack].to_list())]
+    # The legend starts under the bars, right of the category labels: long names go one
+    # a line, or a phone (390 px) cuts them off.
+    columns = 3 if max(map(len, present), default=0) <= 12 else 1
     df, head = _capped(df.with_columns(
         pl.col(stack).replace_strict({o: i for i, o in enumerate(order)}, default=len(order))
         .alias("stack_order")), title, subtitle)
@@ -84,7 +87,7 @@ def stacked_shares(df: pl.DataFrame, category: str, stack: str, order: list[str]
         y=alt.Y("label:N", sort=labels, title=category_title, axis=alt.Axis(labelLimit=220)),
         x=alt.X("share:Q", title="share of the hands", stack="normalize", axis=RATE),
         color=alt.Color(f"{stack}:N", title=stack_title, scale=ending_scale(present),
-                        legend=alt.Legend(orient="bottom", columns=3)),
+                        legend=alt.Legend(orient="bottom", columns=columns)),
         order=alt.Order("stack_order:Q"),
         tooltip=[alt.Tooltip(category, title=category_title),
                  alt.Tooltip(stack, title=stack_title),
@@ -207,7 +210,7 @@ def seat_chart(df: pl.DataFrame) -> alt.LayerChart:
     return rate_with_ci(df, "who", title="Does the seat or the first upcard pay?",
                         x_title="", y_title="hands won", n="hands", n_title="hands",
                         subtitle="of the hands someone won; 50% is no advantage",
-                        sort=df["who"].to_list())
+                        sort=df["who"].to_list(), horizontal=True)
 
 
 def deadwood_caught_chart(df: pl.DataFrame, width: int = 5) -> alt.Chart:

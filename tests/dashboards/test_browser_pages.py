@@ -74,16 +74,25 @@ CHART_JS = """(title) => [...document.querySelectorAll('[data-testid=stVegaLiteC
 
 
 def axis_labels(page, title: str, axis: str) -> list[dict]:
-    """The labels the axis titled ``axis`` of the chart ``title`` draws: text and box."""
+    """The labels the axis titled ``axis`` ("": the untitled one) of the chart ``title``
+    draws: text and box."""
     return page.evaluate(f"""([title, axis]) => {{
         const svg = ({CHART_JS})(title);
         const g = [...svg.querySelectorAll('.role-axis')]
-            .find(a => (a.getAttribute('aria-label') || '').includes(`titled '${{axis}}'`));
+            .find(a => (a.getAttribute('aria-label') || '')
+                       .includes(axis ? `titled '${{axis}}'` : '-axis for'));
         return [...g.querySelectorAll('.role-axis-label text')]
             .filter(t => t.getAttribute('opacity') !== '0' && t.textContent)
             .map(t => {{ const r = t.getBoundingClientRect();
                          return {{text: t.textContent, x: r.x, y: r.y, right: r.right,
                                   bottom: r.bottom}}; }}); }}""", [title, axis])
+
+
+def legend_right_edge(page, title: str) -> float:
+    """Where the rightmost legend label of the chart ``title`` ends, in the page."""
+    return page.evaluate(f"""(title) => Math.max(...[...({CHART_JS})(title)
+        .querySelectorAll('.role-legend-label text')]
+        .map(t => t.getBoundingClientRect().right))""", title)
 
 
 def legend(page, title: str) -> dict[str, str]:
@@ -183,6 +192,22 @@ def test_one_colour_per_ending_on_every_gin_chart(samples, browser):
         for title, entries in drawn.items():
             for label, fill in entries.items():
                 assert rgb(fill) == rgb(ENDING_COLOURS[label]), (title, label, fill)
+    finally:
+        ctx.close()
+
+
+def test_how_hands_end_reads_whole_on_a_phone(samples, browser):
+    url, _ = samples
+    ctx, page = tab(browser, PHONE)
+    try:
+        visit(page, url + "/gin-hands")
+        seats = axis_labels(page, "Does the seat", "")  # the seat chart's untitled axis
+        assert [s["text"] for s in seats] == [
+            "non-dealer", "took the first upcard", "non-dealer, both passed the upcard"]
+        assert not overlapping(seats)
+        entries = legend(page, "How each player's hands end")
+        assert len(entries) >= 8  # every ending the samples hold, drawn on the screen
+        assert legend_right_edge(page, "How each player's hands end") <= PHONE
     finally:
         ctx.close()
 
