@@ -36,7 +36,7 @@ import pyarrow as pa
 
 from gops_records.core.text import NUMBER_CAP, capped
 from gops_records.games.gops.cards import RANK_BY_TEXT, SUIT_BY_TEXT, Suit
-from gops_records.games.gops.notation import _scan
+from gops_records.games.gops.notation._scan import scan as _scan_bytes
 
 _SUITS = "DCSHdcsh♦♣♠♥♢♧♤♡"
 _WS = r"[\s\x{FEFF}]"
@@ -388,7 +388,7 @@ def tokenize(data: bytes | memoryview) -> Tokens:
     tests hold the two equal.
     """
     start, end, ids, first = (np.frombuffer(part, dtype) for part, dtype in zip(
-        _scan.scan(data), (np.int64, np.int64, np.int32, np.int64), strict=True))
+        _scan_bytes(data), (np.int64, np.int64, np.int32, np.int64), strict=True))
     reading = _Reading()
     for s, e in zip(start[first].tolist(), end[first].tolist(), strict=True):
         reading.add_token(bytes(data[s:e]).decode("utf-8", "surrogatepass"), e - s)

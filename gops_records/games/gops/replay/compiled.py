@@ -14,7 +14,9 @@ from __future__ import annotations
 import numpy as np
 
 from gops_records.games.gops.notation.tokens import Kind, Tokens
-from gops_records.games.gops.replay import _classic
+from gops_records.games.gops.replay._classic import games as _games
+from gops_records.games.gops.replay._classic import play as _play
+from gops_records.games.gops.replay._classic import rounds as _rounds
 from gops_records.games.gops.replay.engine import Replay, _Context
 from gops_records.games.gops.replay.problems import Problems
 from gops_records.games.gops.replay.structure import (
@@ -44,7 +46,7 @@ def find_games(tokens: Tokens, seat_of_tag: np.ndarray) -> Games:
     one = ((role == NUMBER) & (first_value == 1)).astype(np.uint8)
     seat = np.full(len(role), -1, np.int64)
     seat[tokens.tag_index] = seat_of_tag
-    game, first, last, end, missing, players, seat_tags, first_sig = _classic.games(
+    game, first, last, end, missing, players, seat_tags, first_sig = _games(
         role, one, seat)
     return Games(role, _view(game), _view(first), _view(last), _view(end),
                  _view(missing, np.int8), _view(players), _view(seat_tags, shape=(-1, 4)),
@@ -56,7 +58,7 @@ def find_rounds(tokens: Tokens, games: Games) -> Structure:
     empty = np.zeros(0, np.int64)
     is_comment = (tokens.kind == Kind.COMMENT).astype(np.uint8)
     (round_game, round_no, cards, n_cards, number_token, round_token, empty_numbers,
-     comment_round, n_rounds) = _classic.rounds(games.role, games.game, games.players,
+     comment_round, n_rounds) = _rounds(games.role, games.game, games.players,
                                                 games.end_token, is_comment)
     return Structure(games.role, games.game, games.first, games.last, games.end_token,
                      games.missing_end, games.players, _view(n_rounds), _view(round_game),
@@ -84,7 +86,7 @@ def play(tokens: Tokens, structure: Structure, tags: Tags) -> Replay | None:
     words = t._word_arrays
     held = t._bid_arrays
     several = t.has_bids_of_several or bool((tags.bid_cards > 1).any())
-    done = _classic.play(
+    done = _play(
         s.round_game, s.round_no, s.cards, s.n_cards, s.number_token, t.kind,
         np.ascontiguousarray(t.word, np.int32), np.ascontiguousarray(held[:, :, 0]),
         np.ascontiguousarray(held[:, :, 1]), words["n_cards"], words["values"],
