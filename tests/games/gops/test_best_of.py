@@ -247,3 +247,16 @@ def test_gops_replay_names_the_match_and_its_length(tmp_path: Path):
     out = CliRunner(env={"COLUMNS": "250"}).invoke(app, ["replay", str(path)])
     assert out.exit_code == 0, out.output
     assert out.stdout.splitlines()[0].endswith(" | match 1, best of 3")
+
+
+@given(st.text(st.characters(exclude_categories=("Cs",), exclude_characters='"\\\n\r'),
+               max_size=30))
+def test_any_best_of_value_is_either_read_or_one_tag_value_problem_at_its_tag(value):
+    text = f'[Match "1"]\n[Cards "2"] [BestOf "{value}"]\n' + A_WINS + "\n"
+    (report,) = read_reports(text)
+    good = best_of_problem(value) is None
+    if good:
+        assert report.valid, report.problems
+    else:
+        assert [(p.code, p.line, p.column) for p in report.problems] == [("tag-value", 2, 13)]
+    assert report.outcome.scores == (2, 1)  # the rules never depend on it
