@@ -1,9 +1,11 @@
 """The one tokenizer of the ``.gops`` notation: bytes in, token arrays out, whatever the layout.
 
-A chunk of UTF-8 text is cut into tokens by one compiled regular expression run by
-polars (Rust's linear-time regex engine) over the whole chunk: every match is a token
-with the whitespace before it, so the matches tile the text and byte offsets are a
-running sum of their lengths. Nothing depends on line structure: one round a line,
+A chunk of UTF-8 text is cut into tokens by one compiled pass over its bytes (the C
+extension :mod:`._scan`, built at install), exactly as the regular expression
+:data:`_PATTERN` cuts it (leftmost-first: whitespace, then one token), each distinct
+token text given an id on the way. :func:`reference_tokenize` runs that regex itself
+with polars (Rust's linear-time regex engine): the tests' oracle, never used for
+reading. Nothing depends on line structure: one round a line,
 a whole game on one line, a round spread over lines, tags several to a line, comments
 anywhere, CRLF or CR-only line ends all read the same way and at the same speed.
 

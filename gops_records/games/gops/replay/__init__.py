@@ -4,7 +4,10 @@
 (:mod:`gops_records.games.gops.notation.tokens`),
 games (:mod:`.structure`), tags (:mod:`.tags`: they say which games have open prizes,
 whose rounds are cut differently), rounds (:mod:`.structure`), then every check and the
-play of every game (:mod:`.engine`). Records made in Python or read from round logs go
+play of every game (:mod:`.engine`). Games, rounds, checks and play run compiled
+(:mod:`.compiled`); the numpy passes replay a chunk with a problem (their messages say
+what is wrong) or with open prizes, and are the oracle the tests hold the compiled
+passes to (:func:`reference_replay_tokens`). Records made in Python or read from round logs go
 through the same steps from tokens made of them (:mod:`.records`). What comes out is
 turned into store frames (:mod:`.frames`) or Python objects (:mod:`.reports`).
 """

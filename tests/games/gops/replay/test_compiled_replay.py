@@ -18,10 +18,11 @@ from test_variants_differential import variant_games
 
 from gops_records.games.gops.notation import GameRecord, RoundRecord
 from gops_records.games.gops.notation.layouts import write_games_in_layout
-from gops_records.games.gops.notation.tokens import tokenize
+from gops_records.games.gops.notation.tokens import Tokens, tokenize
 from gops_records.games.gops.replay import compiled, reference_replay_tokens, replay_tokens
 from gops_records.games.gops.replay.chunks import record_body
 from gops_records.games.gops.replay.frames import ChunkGames
+from gops_records.games.gops.replay.records import record_tokens
 
 TESTS = Path(__file__).parents[3]
 _SKIP = {"tokens", "structure", "tags", "problems"}
@@ -42,9 +43,10 @@ def _equal(a, b, where: str) -> None:
         assert a == b, where
 
 
-def assert_same_replay(data: bytes | memoryview) -> bool:
-    """Both readings of ``data`` agree; returns whether the compiled play was taken."""
-    tokens = tokenize(data)
+def assert_same_replay(data: bytes | memoryview | Tokens) -> bool:
+    """Both readings of ``data`` (text, or tokens made of records) agree; returns whether
+    the compiled play was taken."""
+    tokens = data if isinstance(data, Tokens) else tokenize(data)
     got, want = replay_tokens(tokens), reference_replay_tokens(tokens)
     for name, a, b in (("replay", got, want), ("structure", got.structure, want.structure),
                        ("tags", got.tags, want.tags)):
@@ -85,6 +87,14 @@ def test_every_profile_and_layout_is_replayed_by_the_compiled_pass(played, layou
 def test_bids_of_several_cards_are_replayed_by_the_compiled_pass(played, layout, seed):
     data = write_games_in_layout([p[-1] for p in played], layout, seed)
     assert assert_same_replay(_body(data))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(games(), min_size=1, max_size=4),
+       st.lists(variant_games("bids"), min_size=0, max_size=2))
+def test_records_made_in_python_are_replayed_by_the_compiled_pass(played, bids):
+    records = [record for _, _, record in played] + [p[-1] for p in bids]
+    assert assert_same_replay(record_tokens(records))
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
