@@ -209,12 +209,22 @@ def tie_streaks_chart(df: pl.DataFrame) -> alt.Chart:
                      x_title="tied rounds in a row", y_title="streaks", log_y=True)
 
 
+def name_grid_axes(value_format: str = ".0%") -> dict:
+    """Axes and legend of a grid of players against players: the opponents' names upright
+    and the legend below, so that 17 names side by side fit a 390 px phone (sloped, each
+    ran into the next)."""
+    return {"x_axis": alt.Axis(labelAngle=-90, labelLimit=110, labelOverlap=False),
+            "y_axis": alt.Axis(labelLimit=110, labelOverlap=False),
+            "legend": alt.Legend(format=value_format, orient="bottom")}
+
+
 def pair_ties_chart(df: pl.DataFrame) -> alt.LayerChart:
     return heatmap(df, "opponent", "player", "rate", title="How often two players tie",
                    subtitle=["tied rounds between the two, out of the rounds they played "
                              "together", "number in a cell = rounds together"],
                    x_title="opponent", y_title="player", value_title="tie rate",
                    value_format=".0%", text="rounds", text_format=".3~s",
+                   **name_grid_axes(),
                    tooltip=[alt.Tooltip("player"), alt.Tooltip("opponent"),
                             alt.Tooltip("ties", title="ties"),
                             alt.Tooltip("rounds", title="rounds together"),
@@ -318,12 +328,7 @@ def h2h_chart(df: pl.DataFrame) -> alt.LayerChart:
                              "number in a cell = games played"],
                    x_title="opponent", y_title="player", value_title="score",
                    value_format=".0%", scale=alt.Scale(scheme="redblue", domain=[0, 1]),
-                   text="games", diverging=True,
-                   # Opponents' names upright and the legend below: 17 names side by side
-                   # fit a 390 px phone (sloped, each ran into the next).
-                   x_axis=alt.Axis(labelAngle=-90, labelLimit=110, labelOverlap=False),
-                   y_axis=alt.Axis(labelLimit=110, labelOverlap=False),
-                   legend=alt.Legend(format=".0%", orient="bottom"),
+                   text="games", diverging=True, **name_grid_axes(),
                    tooltip=[alt.Tooltip("player"), alt.Tooltip("opponent"),
                             alt.Tooltip("games", title="games"), alt.Tooltip("wins"),
                             alt.Tooltip("draws"), alt.Tooltip("losses"),

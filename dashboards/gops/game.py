@@ -74,6 +74,8 @@ def game_table(games: pl.DataFrame, key: str, *, columns: list[str] | None = Non
             "ref": st.column_config.TextColumn("ref", width="small",
                                                help="Short reference of the game"),
             "date": st.column_config.DateColumn("date", format="YYYY-MM-DD"),
+            # wide enough for a name (it was cut to "Sofia Alr" beside the numbers)
+            "winner": st.column_config.TextColumn("winner", width=110),
             "rounds_played": st.column_config.NumberColumn("rounds"),
             "round_no": st.column_config.NumberColumn("round"),
             "pool_value": st.column_config.NumberColumn("pool value"),

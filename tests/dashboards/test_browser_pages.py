@@ -231,11 +231,11 @@ def test_a_phone_shows_the_key_columns_and_readable_head_to_head(samples, browse
         headers = [visible_columns(page, i) for i in range(tables)]
         with_winner = [h for h in headers if "winner" in h or "best-of winner" in h]
         assert len(with_winner) >= 3, headers  # pools, biggest wins, closest finishes
-        visit(page, url + "/h2h")
-        opponents = axis_labels(page, "Head-to-head", "opponent")
-        assert len(opponents) >= 17 and not overlapping(opponents), opponents
-        width = page.evaluate("innerWidth")
-        assert all(o["right"] <= width for o in opponents)
+        for path, chart in (("/h2h", "Head-to-head"), ("/ties", "How often two players tie")):
+            visit(page, url + path)
+            opponents = axis_labels(page, chart, "opponent")
+            assert len(opponents) >= 17 and not overlapping(opponents), (chart, opponents)
+            assert all(o["right"] <= PHONE for o in opponents), chart
     finally:
         ctx.close()
 
