@@ -7,8 +7,9 @@ Plackett-Luce model: per-game Python work on the hot path. Two parts are timed:
   ``--games`` synthetic finished games (2 to 4 players each, drawn from ``--players``
   players, 100 games an evening, shared places by chance) but the last evening; then
   ``update``: rating on from those ratings once the last evening is added (what a page
-  does after tonight's import); and the frames the pages derive (the table, one
-  player's form, the calibration).
+  does after tonight's import); the frames the pages derive (the table, one player's
+  form, the calibration); and writing and reading the history kept beside the database
+  (:func:`gops_records.core.ratings.kept_ratings`, Parquet).
 - ``placings`` (with ``--db FILE``): reading the placings of a stored database (the SQL
   of each game's part ``ratings``), on a read-only connection.
 
@@ -72,7 +73,7 @@ def child(games: int, players: int, db: str | None) -> dict:
     out["rate_s"] = round(time.perf_counter() - t, 2)
     out["us_per_game"] = round(1e6 * out["rate_s"] / games, 1)
     t = time.perf_counter()
-    rated = ratings.rate(placings, earlier)  # the last evening imported: rated on
+    rated = ratings.rate(placings, earlier.history)  # the last evening imported: rated on
     out["update_s"] = round(time.perf_counter() - t, 2)
     t = time.perf_counter()
     ratings.form(rated.history, rated.table["player"][0])
@@ -80,6 +81,18 @@ def child(games: int, players: int, db: str | None) -> dict:
     ratings.table_of(rated.history)
     out["derive_s"] = round(time.perf_counter() - t, 2)
     out["history_rows"] = rated.history.height
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as tmp:  # the history kept beside the database
+        path = Path(tmp) / "kept.parquet"
+        t = time.perf_counter()
+        ratings._keep(rated.history.select(ratings.KEPT_COLUMNS), path)
+        out["keep_s"] = round(time.perf_counter() - t, 2)
+        t = time.perf_counter()
+        pl.read_parquet(path)
+        out["read_kept_s"] = round(time.perf_counter() - t, 2)
+        out["kept_mb"] = round(path.stat().st_size / 2**20, 1)
     out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
     if db:
         from gops_records.core.store.db import reading
@@ -122,7 +135,8 @@ def main() -> None:
         print(f"{games:>9,} games: rate {r['rate_s']} s ({r['us_per_game']} µs a game), "
               f"update after one evening {r['update_s']} s, "
               f"table+form+calibration {r['derive_s']} s, {r['history_rows']:,} history "
-              f"rows, peak RSS {r['peak_rss_mb']} MB{extra}")
+              f"rows, history kept in {r['keep_s']} s ({r['kept_mb']} MB), read back in "
+              f"{r['read_kept_s']} s, peak RSS {r['peak_rss_mb']} MB{extra}")
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 

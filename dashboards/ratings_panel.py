@@ -11,6 +11,7 @@ page recomputes them only after an import (docs/ratings.md gives the cost).
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 
 import polars as pl
 import streamlit as st
@@ -21,13 +22,16 @@ from gops_records.dashboards.text import escape_md
 from gops_records.core import ratings as lib
 
 #: The last ratings this process computed, by (database, game): after an import the
-#: next ones start from them (:func:`gops_records.core.ratings.rate`'s ``previous``), so
-#: only the games from the first change on are rated again.
+#: next ones start from them (else from the history kept beside the database,
+#: :func:`gops_records.core.ratings.kept_ratings`), so only the games from the first
+#: change on are rated again.
 _last: dict[tuple[str, str], lib.Ratings] = {}
 
 
 def _rated(con, db: str, game: str) -> lib.Ratings:
-    rated = lib.rate(lib.placings_of(con, game), _last.get((db, game)))
+    earlier = _last.get((db, game))
+    rated = lib.kept_ratings(con, game, Path(db),
+                             None if earlier is None else earlier.history)
     _last[(db, game)] = rated
     return rated
 

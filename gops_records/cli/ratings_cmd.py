@@ -49,7 +49,9 @@ def ratings(
     player, rating, interval, mu, sigma, games, last played, change (over the player's
     last evening). --player NAME prints that player's form instead, evening by evening.
     --json keys: player, rating, mu, sigma, low, high, games, provisional, last_played,
-    last_event, change. docs/ratings.md explains the model. Exit status 0, 2 for usage
+    last_event, change. The history is kept beside the database
+    (DB.ratings-GAME-*.parquet, safe to delete) so that the next run rates only the
+    games that changed. docs/ratings.md explains the model. Exit status 0, 2 for usage
     errors (an unknown player, a missing database).
 
     Example:
@@ -60,13 +62,13 @@ def ratings(
         gops ratings --player "Hana Sato"
     """
     from gops_records.core import ratings as lib
-    from gops_records.core.store.db import reading
+    from gops_records.core.store.db import reading, resolve_db
 
     if as_json and as_csv:
         fail("choose one of --json and --csv")
     try:
-        with reading(db) as con:
-            rated = lib.ratings_of(con, kind.value)
+        with reading(db) as con:  # rated on from the history kept beside the database
+            rated = lib.kept_ratings(con, kind.value, resolve_db(db))
     except GopsError as exc:
         fail_on(exc)
     frame = rated.table

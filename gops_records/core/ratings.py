@@ -22,6 +22,7 @@ provisional.
 
 from __future__ import annotations
 
+import contextlib
 import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
@@ -30,6 +31,8 @@ from gops_records.core import registry
 from gops_records.core.errors import GopsError
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     import duckdb
     import polars as pl
 
@@ -94,7 +97,7 @@ def _model():
     return PlackettLuce()
 
 
-def rate(placings: pl.DataFrame, previous: Ratings | None = None) -> Ratings:
+def rate(placings: pl.DataFrame, previous: pl.DataFrame | None = None) -> Ratings:
     """Rate the games of ``placings`` in rating order (:func:`ordered`).
 
     Before each game the model's win chance of each player is recorded (openskill's
@@ -102,8 +105,10 @@ def rate(placings: pl.DataFrame, previous: Ratings | None = None) -> Ratings:
     than two players are left out; a player seen twice in one game is an error (the
     game's record is broken).
 
-    ``previous``: the ratings of an earlier state of the same games (before an import).
-    The games it rated that still open the order unchanged are kept as they are and only
+    ``previous``: the history (``Ratings.history``, or its :data:`KEPT_COLUMNS`) of an
+    earlier state of the same games (before an import; any history at all is safe: it is
+    checked game by game). The games it rated that still open the order unchanged are
+    kept as they are and only
     the rest is rated, from the players' ratings at that point: the same result as rating
     everything (tests/core/test_ratings.py), in the time of the games after the first
     change (an evening imported after the others: that evening alone)."""
@@ -113,9 +118,9 @@ def rate(placings: pl.DataFrame, previous: Ratings | None = None) -> Ratings:
     frame = ordered(placings)
     frame = frame.filter(pl.len().over("seq") >= 2).with_columns(
         pl.col("seq").rle_id().cast(pl.Int64))
-    first = _first_change(previous.history, frame) if previous is not None else 0
-    kept = previous.history.filter(pl.col("seq") < first) if previous is not None \
-        and first else None
+    first = _first_change(previous, frame) if previous is not None else 0
+    kept = previous.filter(pl.col("seq") < first) if previous is not None and first \
+        else None
     todo = frame.filter(pl.col("seq") >= first)
     model = _model()
     mu0, sigma0 = model.mu, model.sigma
@@ -311,6 +316,68 @@ def brier(history: pl.DataFrame) -> float:
 def ratings_of(con: duckdb.DuckDBPyConnection, game: str) -> Ratings:
     """The ratings of the game called ``game`` over every stored game of it."""
     return rate(placings_of(con, game))
+
+
+#: The columns of a history that rating on needs (what :func:`kept_ratings` keeps).
+KEPT_COLUMNS = ("date", "event", "game_key", "player", "place", "seq", "mu_before",
+                "sigma_before", "mu", "sigma", "win_chance")
+#: Bumped when the kept columns or their meaning change: older files are then not read.
+KEPT_FORMAT = 1
+
+
+def kept_path(db: Path, game: str) -> Path:
+    """Where :func:`kept_ratings` keeps the history of ``game`` for the database ``db``:
+    beside it, named by the model (openskill's version and parameters), so a file made
+    by another model is never read."""
+    import hashlib
+    import importlib.metadata
+
+    model = _model()
+    fingerprint = repr((KEPT_FORMAT, importlib.metadata.version("openskill"), model.mu,
+                        model.sigma, model.beta, model.kappa, model.tau))
+    key = hashlib.sha256(fingerprint.encode()).hexdigest()[:12]
+    return db.with_name(f"{db.name}.ratings-{game}-{key}.parquet")
+
+
+def kept_ratings(con: duckdb.DuckDBPyConnection, game: str, db: Path,
+                 previous: pl.DataFrame | None = None) -> Ratings:
+    """The ratings of ``game``, rated on from the history kept beside the database ``db``
+    (or from ``previous`` when given), and that history kept again when it changed.
+
+    The kept file only saves time: every game is still read and compared, so a stale,
+    foreign or damaged file gives the same ratings as none (it is then rated afresh). A
+    folder that cannot be written keeps nothing, silently."""
+    import polars as pl
+
+    path = kept_path(db, game)
+    if previous is None:
+        try:
+            previous = pl.read_parquet(path).select(KEPT_COLUMNS)
+        except Exception:  # missing, damaged or foreign: rate afresh
+            previous = None
+    rated = rate(placings_of(con, game), previous)
+    now = rated.history.select(KEPT_COLUMNS)
+    if previous is None or not now.equals(previous):
+        _keep(now, path)
+    return rated
+
+
+def _keep(history: pl.DataFrame, path: Path) -> None:
+    """Write ``history`` to ``path`` whole or not at all (a temporary file, then a
+    rename), and drop the files other models kept for the same database and game."""
+    import os
+
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    try:
+        history.write_parquet(tmp)
+        os.replace(tmp, path)
+        stem = path.name.rsplit("-", 1)[0]
+        for old in path.parent.glob(f"{stem}-*.parquet"):
+            if old != path:
+                old.unlink(missing_ok=True)
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
 
 
 def rated_games() -> tuple[str, ...]:

@@ -163,7 +163,7 @@ def test_rating_on_from_earlier_ratings_is_rating_afresh(evenings, data) -> None
     now = pl.concat(frames)
     if data.draw(st.booleans()) and now.height:  # drop one game as well
         now = now.filter(pl.col("game_key") != now["game_key"][0])
-    fresh, updated = ratings.rate(now), ratings.rate(now, earlier)
+    fresh, updated = ratings.rate(now), ratings.rate(now, earlier.history)
     assert updated.history.equals(fresh.history)
     assert updated.table.equals(fresh.table)
 

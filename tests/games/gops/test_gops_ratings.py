@@ -49,3 +49,43 @@ def test_places_follow_points_and_a_draw_shares_first(tmp_path: Path) -> None:
     assert found["game_key"].dtype == pl.UInt64 and found["game_key"].n_unique() == 2
     assert rated.table["player"].to_list()[0] == "Carla"
     assert rated.table["games"].to_list() == [1, 2, 2]
+
+
+def _club(tmp_path: Path, text: str = RECORDS) -> Path:
+    (tmp_path / "in").mkdir(parents=True, exist_ok=True)
+    (tmp_path / "in" / "club.gops").write_text(text, encoding="utf-8")
+    db = tmp_path / "club.duckdb"
+    import_paths([tmp_path / "in"], db)
+    return db
+
+
+def test_kept_history_saves_time_and_never_changes_a_rating(tmp_path: Path,
+                                                              monkeypatch) -> None:
+    db = _club(tmp_path)
+    path = ratings.kept_path(db, "gops")
+    with reading(db) as con:
+        fresh = ratings.ratings_of(con, "gops")
+        first = ratings.kept_ratings(con, "gops", db)
+        assert path.exists() and path.parent == db.parent
+        again = ratings.kept_ratings(con, "gops", db)
+    assert first.history.equals(fresh.history) and again.table.equals(fresh.table)
+    # a damaged file, then one kept for another database: rated afresh, the same
+    path.write_bytes(b"not parquet")
+    with reading(db) as con:
+        assert ratings.kept_ratings(con, "gops", db).table.equals(fresh.table)
+    other = _club(tmp_path / "other", RECORDS.split("\n\n")[1])
+    with reading(other) as con:
+        assert ratings.kept_ratings(con, "gops", other).table.height == 3
+    ratings.kept_path(other, "gops").replace(path)
+    with reading(db) as con:
+        assert ratings.kept_ratings(con, "gops", db).history.equals(fresh.history)
+    # a folder that cannot be written keeps nothing and says nothing
+    path.unlink()
+
+    def refuse(*args, **kwargs):
+        raise PermissionError("read-only folder")
+
+    monkeypatch.setattr(pl.DataFrame, "write_parquet", refuse)
+    with reading(db) as con:
+        assert ratings.kept_ratings(con, "gops", db).table.equals(fresh.table)
+    assert not path.exists() and not list(tmp_path.glob("*.tmp"))
