@@ -23,6 +23,7 @@ leave it out), so a view only gains weight when it predicts bids it was not fitt
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -378,6 +379,15 @@ class ViewTable:
                         1.0 / np.maximum(hand_size, 1))
 
 
+def _position_code(low: int, high: int) -> int:
+    """The position view's code of the card ``low`` places above the lowest and ``high``
+    below the highest (:data:`POSITION_NAMES`; :func:`view_codes`' order of tests)."""
+    for code, hit in enumerate((low == 0, high == 0, low == 1, high == 1, low == 2)):
+        if hit:
+            return code
+    return 5
+
+
 def _card_probs(weights: np.ndarray, mult: np.ndarray, hand: np.ndarray,
                 single: bool = False) -> np.ndarray:
     """Share each code's weight among its cards and normalise over the hand (n, 13).
@@ -443,9 +453,37 @@ class OpponentModel:
 
     def distribution(self, prize: int, pool_value: int, hand: Sequence[int],
                      upcoming: Sequence[int], cards: int) -> dict[int, float]:
-        """The probability of each card in ``hand`` for one situation."""
-        probs = self.predict(Board.single(prize, pool_value, hand, upcoming, cards))[0]
-        return {card: float(probs[card - 1]) for card in hand}
+        """The probability of each card in ``hand`` for one situation.
+
+        The arithmetic of :meth:`predict` (:func:`encode`, :meth:`ModelStack.predict`) in
+        plain Python: for one situation numpy's cost per call was most of the work, and
+        the equilibrium's backward induction asks thousands of single situations. Equal
+        to :meth:`predict` up to the order of a sum's terms (a few ulps; tested)."""
+        held = sorted(hand)
+        h = len(held)
+        below = sum(1 for p in upcoming if p < prize)
+        left = len(upcoming) + 1
+        third = min(2, (3 * below) // max(left, 1))
+        size = (int(pool_value >= math.ceil(cards / 2))
+                + int(pool_value >= math.ceil(0.75 * cards)) + int(pool_value > cards))
+        bucket = len(POOL_SIZES) * third + size
+        scaled = round(below * (h - 1) / max(left - 1, 1)) if left > 1 else 0
+        codes = {"offset": [card - prize + OFFSET_SPAN for card in held],
+                 "position": [_position_code(i, h - 1 - i) for i in range(h)],
+                 "matched": [min(max(i - scaled, -MATCH_SPAN), MATCH_SPAN) + MATCH_SPAN
+                             for i in range(h)]}
+        mix = self.mixture.tolist()
+        out = [mix[0] / h] * h
+        for k, view in enumerate(VIEWS, start=1):
+            freq = self.tables[view].freq[bucket].tolist()
+            view_codes = codes[view]
+            per_card = [freq[c] if view == "offset" else freq[c] / view_codes.count(c)
+                        for c in view_codes]
+            z = sum(per_card)
+            probs = [x / z for x in per_card] if z > 0 else [1.0 / h] * h
+            out = [o + mix[k] * p for o, p in zip(out, probs, strict=True)]
+        by_card = dict(zip(held, out, strict=True))
+        return {card: by_card[card] for card in hand}
 
     def main_view(self) -> str | None:
         """The view with the largest weight, or None when uniform play outweighs them all."""
