@@ -2,8 +2,10 @@
  * passes over the token arrays that give exactly the arrays of structure.py and
  * engine.py (held equal by tests/games/gops/replay/test_compiled_replay.py).
  *
- * games(role, one, seat)           -> where the games are (structure.find_games)
- * rounds(role, game, players, end, is_comment)
+ * games(kind, word, seat, shape, value)
+ *                                  -> each token's role and where the games are
+ *                                     (structure.roles and find_games)
+ * rounds(role, game, players, end)
  *                                  -> the rounds of games without open prizes
  *                                     (structure._classic_rounds and find_rounds)
  * play(...)                        -> the checks and the play of every round, or None
@@ -32,19 +34,46 @@ static PyObject *array_of(const void *data, Py_ssize_t bytes) {
 
 /* -- games ------------------------------------------------------------------------------ */
 
+/* Each token's role (structure.roles), from its kind and its word's shape. */
+static int8_t role_of(int8_t kind, int8_t shape) {
+    switch (kind) {
+    case 0: case 1: return TAG;                                   /* TAG, BAD_TAG */
+    case 2: return COMMENT;
+    case 4: return NUMBER;
+    case 5: return CARD;
+    case 6: case 7: return END;                                   /* RESULT, STAR */
+    case 8: return shape == 2 ? NUMBER : shape == 1 ? CARD : NEUTRAL;  /* WORD */
+    default: return NEUTRAL;                                      /* UNCLOSED */
+    }
+}
+
 static PyObject *games(PyObject *self, PyObject *args) {
-    Py_buffer rb, ob, sb;  /* role int8, one: uint8 (a number token reading 1), seat int64 */
-    if (!PyArg_ParseTuple(args, "y*y*y*", &rb, &ob, &sb)) return NULL;
-    const int8_t *role = rb.buf;
-    const uint8_t *one = ob.buf;
-    const int64_t *seat = sb.buf;
-    Py_ssize_t n = rb.len;
+    /* per token: kind int8, word int32 (-1: none), seat int64 (-1: no player tag);
+       per word (+1 row for none): shape int8, first value int64 */
+    Py_buffer kb, wb, sb, hb, vb;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*", &kb, &wb, &sb, &hb, &vb)) return NULL;
+    const int8_t *kind = kb.buf, *w_shape = hb.buf;
+    const int32_t *word = wb.buf;
+    const int64_t *seat = sb.buf, *w_value = vb.buf;
+    Py_ssize_t n = kb.len, none = hb.len - 1;
+    int8_t *role = malloc(n + 1);
+    uint8_t *one = malloc(n + 1);
+    if (role && one) {
+        for (Py_ssize_t i = 0; i < n; i++) {
+            Py_ssize_t w = word[i] >= 0 ? word[i] : none;
+            role[i] = role_of(kind[i], w_shape[w]);
+            one[i] = role[i] == NUMBER && w_value[w * 4] == 1;
+        }
+    }
     int64_t *game = malloc(sizeof(int64_t) * (n + 1));
     int64_t *start_tok = malloc(sizeof(int64_t) * (n + 1));  /* per game: its first sig */
     int8_t *why = malloc(n + 1);                            /* per game: its split kind */
     int64_t *last_sig = malloc(sizeof(int64_t) * (n + 1));
     PyObject *out = NULL;
-    if (!game || !start_tok || !why || !last_sig) { PyErr_NoMemory(); goto done; }
+    if (!role || !one || !game || !start_tok || !why || !last_sig) {
+        PyErr_NoMemory();
+        goto done;
+    }
     Py_ssize_t g = -1;
     int prev_role = -1, prev_decisive = -1;
     for (Py_ssize_t i = 0; i < n; i++) {
@@ -106,16 +135,17 @@ static PyObject *games(PyObject *self, PyObject *args) {
         }
         if (!count)
             for (Py_ssize_t i = 0; i < n; i++) game[i] = -1;
-        out = Py_BuildValue("(NNNNNNNN)", array_of(game, 8 * n), array_of(first, 8 * count),
-                            array_of(last, 8 * count), array_of(end, 8 * count),
-                            array_of(missing, count), array_of(players, 8 * count),
-                            array_of(seat_tags, 8 * SEATS * count),
+        out = Py_BuildValue("(NNNNNNNNN)", array_of(role, n), array_of(game, 8 * n),
+                            array_of(first, 8 * count), array_of(last, 8 * count),
+                            array_of(end, 8 * count), array_of(missing, count),
+                            array_of(players, 8 * count), array_of(seat_tags, 8 * SEATS * count),
                             array_of(start_tok, 8 * count));
     }
     free(first); free(last); free(end); free(players); free(seat_tags); free(missing);
 done:
-    free(game); free(start_tok); free(why); free(last_sig);
-    PyBuffer_Release(&rb); PyBuffer_Release(&ob); PyBuffer_Release(&sb);
+    free(role); free(one); free(game); free(start_tok); free(why); free(last_sig);
+    PyBuffer_Release(&kb); PyBuffer_Release(&wb); PyBuffer_Release(&sb);
+    PyBuffer_Release(&hb); PyBuffer_Release(&vb);
     return out;
 }
 
@@ -136,11 +166,10 @@ static int vec_push(Vec *v, int64_t x) {
 }
 
 static PyObject *rounds(PyObject *self, PyObject *args) {
-    Py_buffer rb, gb, pb, eb, cb;  /* role int8, game, players, end_token, is_comment uint8 */
-    if (!PyArg_ParseTuple(args, "y*y*y*y*y*", &rb, &gb, &pb, &eb, &cb)) return NULL;
+    Py_buffer rb, gb, pb, eb;  /* role int8, game, players, end_token */
+    if (!PyArg_ParseTuple(args, "y*y*y*y*", &rb, &gb, &pb, &eb)) return NULL;
     const int8_t *role = rb.buf;
     const int64_t *game = gb.buf, *players = pb.buf, *end = eb.buf;
-    const uint8_t *is_comment = cb.buf;
     Py_ssize_t n = rb.len, count = pb.len / 8;
     Vec rgame = {0}, cards = {0}, ncards = {0}, number = {0}, first = {0}, round_no = {0};
     Vec empty = {0};
@@ -186,7 +215,7 @@ static PyObject *rounds(PyObject *self, PyObject *args) {
         int64_t owner = -1;
         for (Py_ssize_t i = 0; i < n && !fail; i++) {
             if (round_of[i] >= 0) owner = round_of[i];
-            if (!is_comment[i]) continue;
+            if (role[i] != COMMENT) continue;
             int64_t g = game[i], cr = -1;
             if (R && owner >= 0 && g >= 0 && rgame.data[owner] == g &&
                 !(end[g] >= 0 && i > end[g]))
@@ -205,7 +234,6 @@ static PyObject *rounds(PyObject *self, PyObject *args) {
     free(rgame.data); free(cards.data); free(ncards.data); free(number.data); free(first.data);
     free(round_no.data); free(empty.data); free(round_of); free(per_game); free(comment_round);
     PyBuffer_Release(&rb); PyBuffer_Release(&gb); PyBuffer_Release(&pb); PyBuffer_Release(&eb);
-    PyBuffer_Release(&cb);
     return out;
 }
 

@@ -19,13 +19,7 @@ from gops_records.games.gops.replay._classic import play as _play
 from gops_records.games.gops.replay._classic import rounds as _rounds
 from gops_records.games.gops.replay.engine import Replay, _Context
 from gops_records.games.gops.replay.problems import Problems
-from gops_records.games.gops.replay.structure import (
-    MAX_SLOTS,
-    NUMBER,
-    Games,
-    Structure,
-    roles,
-)
+from gops_records.games.gops.replay.structure import MAX_SLOTS, Games, Structure
 from gops_records.games.gops.replay.tags import Tags
 from gops_records.games.gops.rules import MAX_PLAYERS
 
@@ -40,15 +34,14 @@ def _view(part: bytearray, dtype: type = np.int64, shape: tuple[int, ...] | None
 
 
 def find_games(tokens: Tokens, seat_of_tag: np.ndarray) -> Games:
-    """:func:`.structure.find_games`, compiled."""
-    role = roles(tokens)
-    first_value = tokens._word_arrays["values"][:, 0][tokens._rows()]
-    one = ((role == NUMBER) & (first_value == 1)).astype(np.uint8)
-    seat = np.full(len(role), -1, np.int64)
+    """:func:`.structure.find_games` (and the tokens' :func:`.structure.roles`), compiled."""
+    words = tokens._word_arrays
+    seat = np.full(len(tokens), -1, np.int64)
     seat[tokens.tag_index] = seat_of_tag
-    game, first, last, end, missing, players, seat_tags, first_sig = _games(
-        role, one, seat)
-    return Games(role, _view(game), _view(first), _view(last), _view(end),
+    role, game, first, last, end, missing, players, seat_tags, first_sig = _games(
+        tokens.kind, np.ascontiguousarray(tokens.word, np.int32), seat, words["shape"],
+        words["values"])
+    return Games(_view(role, np.int8), _view(game), _view(first), _view(last), _view(end),
                  _view(missing, np.int8), _view(players), _view(seat_tags, shape=(-1, 4)),
                  _view(first_sig))
 
@@ -56,10 +49,9 @@ def find_games(tokens: Tokens, seat_of_tag: np.ndarray) -> Games:
 def find_rounds(tokens: Tokens, games: Games) -> Structure:
     """:func:`.structure.find_rounds` for chunks without open prizes, compiled."""
     empty = np.zeros(0, np.int64)
-    is_comment = (tokens.kind == Kind.COMMENT).astype(np.uint8)
     (round_game, round_no, cards, n_cards, number_token, round_token, empty_numbers,
      comment_round, n_rounds) = _rounds(games.role, games.game, games.players,
-                                                games.end_token, is_comment)
+                                        games.end_token)
     return Structure(games.role, games.game, games.first, games.last, games.end_token,
                      games.missing_end, games.players, _view(n_rounds), _view(round_game),
                      _view(round_no), _view(cards, shape=(-1, MAX_SLOTS)), _view(n_cards),
