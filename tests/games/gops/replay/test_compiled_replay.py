@@ -141,8 +141,9 @@ def test_spoiled_games_read_the_same(played, data):
 
 
 _ALPHABET = ['[A "x"]', '[Cards "3"]', '[TieRule "discard"]', '[BidCards "2"]', "1.", "2.",
-             "3.", "1D", "2D", "3D", "1C", "2C", "3C", "2S", "3S", "1H", "9+2", "1-0", "0-3",
-             "3-3", "*", "{c}", ";x\n", "\n", " ", "x", "[", "{", "(", ")", "-", "3)"]
+             "3.", "AD", "2D", "3D", "AC", "2C", "3C", "AS", "2S", "3S", "1H", "9+2", "1-0",
+             "0-3", "3-3", "2-1", "*", "{c}", ";x\n", "\n", " ", "x", "[", "{", "(", ")",
+             "-", "3)"]
 
 
 @settings(max_examples=400, deadline=None)
@@ -179,3 +180,11 @@ def test_the_bundled_samples_read_the_same():
         folder = TESTS.parent / "data" / "samples"
     taken = [assert_same_replay(_body(p.read_bytes())) for p in sorted(folder.glob("*.gops"))]
     assert taken and any(taken)
+
+
+def test_a_match_game_with_its_best_of_tag_is_replayed_by_the_compiled_pass():
+    game = ('[Event "Club"]\n[Match "final"]\n[BestOf "3"]\n[A "Ann"]\n[B "Bob"]\n'
+            '[Cards "3"]\n1. 2D 3C AS\n2. 3D AC 3S\n3. AD 2C 2S\n2-3\n')
+    assert assert_same_replay(game.encode())
+    assert not assert_same_replay(game.replace('[Match "final"]\n', "").encode())
+    assert not assert_same_replay(game.replace('"3"]\n[A', '"4"]\n[A').encode())
