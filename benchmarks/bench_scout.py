@@ -21,7 +21,11 @@ Two figures for each of *kept* and *computed*, ``--repeats`` times, median shown
 
 Every child runs under ``resource.setrlimit(RLIMIT_AS)`` (``--memory-gb``), so a runaway
 is stopped, not the machine. The load average is printed with the figures: other work on
-the machine slows every one of them.
+the machine slows every one of them; so are the CPU seconds of each (user + system, every
+thread: on a busy machine the steadier figure). Whether Python writes its bytecode caches
+is printed too: with ``PYTHONDONTWRITEBYTECODE=1`` and no ``__pycache__`` (an editable
+install that never wrote one) every start compiles gops' modules again, several tenths of
+a second that an installed package (pip compiles it) never pays.
 
     python benchmarks/bench_scout.py                 # 1,000,000 games (builds once)
     python benchmarks/bench_scout.py --games 100000  # quicker
@@ -136,10 +140,20 @@ def _forget(db: Path) -> None:
         con.close()
 
 
-def _process_seconds(db: Path, gb: float) -> float:
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _process_seconds(db: Path, gb: float, cpu: list[float]) -> float:
+    """Wall seconds of one `gops scout` process; its CPU seconds (user + system, all its
+    threads) are appended to ``cpu``."""
+    before = _children_cpu()
     started = time.perf_counter()
     _run(["gops", "scout", TARGET, "--json", "--db", str(db)], gb, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - started
+    wall = time.perf_counter() - started
+    cpu.append(_children_cpu() - before)
+    return wall
 
 
 #: The Scout page's call, timed in a child of its own (the connection opened first).
@@ -149,17 +163,19 @@ from gops_records.core.store.db import reading
 from gops_records.games.gops.scouting import kept_store
 with reading(sys.argv[1]) as con:
     kept = kept_store.kept_report(con, sys.argv[2]) is not None
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     kept_store.report_for(con, sys.argv[2])
-    print(json.dumps([kept, time.perf_counter() - started]))
+    print(json.dumps([kept, time.perf_counter() - started, time.process_time() - cpu]))
 """
 
 
-def _library_seconds(db: Path, gb: float, want_kept: bool) -> float:
+def _library_seconds(db: Path, gb: float, want_kept: bool, cpu: list[float]) -> float:
+    """Wall seconds of the page's call; its CPU seconds (all threads) go to ``cpu``."""
     done = _run([sys.executable, "-c", _LIBRARY, str(db), TARGET], gb, capture_output=True,
                 text=True)
-    kept, seconds = json.loads(done.stdout.splitlines()[-1])  # the last line: ours
+    kept, seconds, cpu_seconds = json.loads(done.stdout.splitlines()[-1])  # the last: ours
     assert kept == want_kept, f"the report was {'' if kept else 'not '}kept"
+    cpu.append(cpu_seconds)
     return seconds
 
 
@@ -188,23 +204,27 @@ def main() -> None:
     db = database(args.games, args.base, args.seed, args.player_games, args.jobs, gb)
     total, mine = _games_of(db)
     load_before = os.getloadavg()
-    runs: dict[str, list[float]] = {"process computed": [], "process kept": [],
-                                    "library computed": [], "library kept": []}
+    names = ("process computed", "process kept", "library computed", "library kept")
+    runs: dict[str, list[float]] = {name: [] for name in names}
+    cpu: dict[str, list[float]] = {name: [] for name in names}
     for _ in range(args.repeats):
         _forget(db)
-        runs["library computed"].append(_library_seconds(db, gb, want_kept=False))
-        runs["process computed"].append(_process_seconds(db, gb))  # computes and keeps
-        runs["process kept"].append(_process_seconds(db, gb))
-        runs["library kept"].append(_library_seconds(db, gb, want_kept=True))
+        runs["library computed"].append(_library_seconds(db, gb, False,
+                                                         cpu["library computed"]))
+        # computes and keeps
+        runs["process computed"].append(_process_seconds(db, gb, cpu["process computed"]))
+        runs["process kept"].append(_process_seconds(db, gb, cpu["process kept"]))
+        runs["library kept"].append(_library_seconds(db, gb, True, cpu["library kept"]))
     load_after = os.getloadavg()
     print(f"gops scout {TARGET!r}: {mine:,} of {total:,} games; {args.repeats} runs each; "
-          f"load average {load_before[0]:.1f} before, {load_after[0]:.1f} after")
-    print(f"{'':18} {'median':>8} {'min':>8} {'max':>8}")
+          f"load average {load_before[0]:.1f} before, {load_after[0]:.1f} after; bytecode "
+          f"{'not ' if sys.flags.dont_write_bytecode else ''}written (PYTHONDONTWRITEBYTECODE)")
+    print(f"{'':18} {'median':>8} {'min':>8} {'max':>8}   {'CPU s':>6}")
     for name, seconds in runs.items():
         print(f"{name:18} {statistics.median(seconds):8.2f} {min(seconds):8.2f} "
-              f"{max(seconds):8.2f}")
+              f"{max(seconds):8.2f}   {statistics.median(cpu[name]):6.2f}")
     print(json.dumps({"games": total, "player_games": mine, "load_before": load_before,
-                      "load_after": load_after, "seconds": runs}))
+                      "load_after": load_after, "seconds": runs, "cpu_seconds": cpu}))
 
 
 if __name__ == "__main__":
