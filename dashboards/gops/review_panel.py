@@ -69,7 +69,7 @@ def show_game_review(view: View, game_id: int | str) -> None:
     for col, seat, name in zip(cols, ("A", "B"), review.players, strict=True):
         acc = review.accuracy(seat)
         mean, count = review.mean_cost(seat)
-        col.metric(f"Accuracy of {name}", "—" if acc is None else f"{acc:.1f}",
+        col.metric(f"Accuracy of {escape_md(name)}", "—" if acc is None else f"{acc:.1f}",
                    help=f"{count} bids with a choice; mean cost "
                         f"{'—' if mean is None else f'{mean:.3f}'} {unit}")
         col.caption(f"{count} bids with a choice · mean cost "
