@@ -268,7 +268,8 @@ static PyObject *play(PyObject *self, PyObject *args) {
                   *tie = b_tie.buf, *order = b_order.buf, *bidk = b_bidk.buf,
                   *nrounds = b_nrounds.buf, *end = b_end.buf, *rlen = b_rlen.buf,
                   *res = b_res.buf; /* result: G x 5 */
-    Py_ssize_t R = b_rg.len / 8, G = b_players.len / 8;
+    Py_ssize_t R = b_rg.len / 8, G = b_players.len / 8, none = b_wn.len / 8 - 1;
+#define WORD_OF(t) (word[t] >= 0 ? word[t] : none) /* the last row: no word */
     int64_t *prize = malloc(8 * (R + 1)), *bids = malloc(8 * SEATS * (R + 1));
     int64_t *ranks = malloc(8 * SEATS * BID * (R + 1)), *winner = malloc(8 * (R + 1));
     int64_t *carried = malloc(8 * (R + 1)), *pool = malloc(8 * (R + 1));
@@ -288,7 +289,7 @@ static PyObject *play(PyObject *self, PyObject *args) {
             int64_t no = rn[r];
             if (no > limit[g] || nc[r] != P + 1) { clean = 0; break; }
             if (num[r] >= 0) {
-                int32_t w = word[num[r]];
+                Py_ssize_t w = WORD_OF(num[r]);
                 if (wval[w * 4] != no) { clean = 0; break; }
             }
             for (int s = 0; s < SEATS; s++) {
@@ -298,7 +299,7 @@ static PyObject *play(PyObject *self, PyObject *args) {
             for (int p = 0; p <= P && clean; p++) {
                 int64_t t = cards[r * SLOTS + p];
                 if (t < 0 || kind[t] != K_CARD) { clean = 0; break; }
-                int32_t w = word[t];
+                Py_ssize_t w = WORD_OF(t);
                 int64_t count = wn[w];
                 if (p == 0 ? count != 1 : (several ? count != bidk[g] : count != 1)) {
                     clean = 0;
@@ -358,7 +359,7 @@ static PyObject *play(PyObject *self, PyObject *args) {
         int64_t lens[2] = {-1, rlen[g]}, vals[2][4];
         if (end[g] < 0) { clean = 0; break; }
         if (kind[end[g]] == K_RESULT) {
-            int32_t w = word[end[g]];
+            Py_ssize_t w = WORD_OF(end[g]);
             lens[0] = wcount[w];
             for (int j = 0; j < 4; j++) vals[0][j] = wval[w * 4 + j];
         }
@@ -390,6 +391,7 @@ done:
     free(scores); free(unclaimed);
     for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) PyBuffer_Release(all[i]);
     return out;
+#undef WORD_OF
 }
 
 static PyMethodDef methods[] = {
