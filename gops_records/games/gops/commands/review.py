@@ -29,14 +29,15 @@ def review(
         "--objective", help="points: expected point difference; win: P(ahead) - P(behind) "
         "at the end.")] = Objective.POINTS,
     player: Annotated[str | None, typer.Option(
-        "--player", show_default=False, help="Summarise this player's mean cost per bid, "
-        "per evening.")] = None,
+        "--player", metavar="NAME", show_default=False,
+        help="Summarise this player's mean cost per bid, per evening.")] = None,
     rounds: Annotated[int, typer.Option(
         "--rounds", min=1, max=MAX_ROUNDS, help="Analyse the last K rounds (a game of at "
         "most K cards whole).")] = DEFAULT_ROUNDS,
     tablebase: Annotated[Path | None, typer.Option(
-        "--tablebase", show_default=False, help="Folder of solved values (default: beside "
-        "the database, <db>.tablebase).")] = None,
+        "--tablebase", metavar="DIR", show_default=False,
+        help="Folder of solved values (default: beside the database, <db>.tablebase).")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Review recorded games against the equilibrium: what each bid gave away.

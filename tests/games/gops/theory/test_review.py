@@ -230,3 +230,14 @@ def test_gops_review_of_a_stored_reference_and_of_a_players_games(tmp_path) -> N
     assert kept.height == 2 * 2 * 4  # two games, two seats, four rounds
     missing = runner.invoke(app, ["review", "g0000", "--db", str(db)], env=env)
     assert missing.exit_code == 2 and "gops: error:" in missing.stderr
+
+
+def test_the_commands_defaults_are_the_librarys() -> None:
+    import importlib
+
+    from gops_records.games.gops.theory import review as library
+
+    command = importlib.import_module("gops_records.games.gops.commands.review")
+
+    assert (command.DEFAULT_ROUNDS, command.MAX_ROUNDS) == (library.DEFAULT_ROUNDS,
+                                                           library.MAX_ROUNDS)
