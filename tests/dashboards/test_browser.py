@@ -138,7 +138,8 @@ def test_a_shared_url_sets_the_filters(server, page):
 
 def test_clicking_a_game_row_opens_the_game_viewer(server, page):
     visit(page, server + "/?event=Tuesday+club")
-    pools = page.get_by_test_id("stDataFrame").nth(2)  # standings, matches, biggest pools
+    pools = page.get_by_test_id("stDataFrame").filter(  # the biggest pools
+        has=page.locator("th", has_text="pool value"))
     pools.scroll_into_view_if_needed()
     box = pools.bounding_box()
     page.mouse.click(box["x"] + 15, box["y"] + 35 + 17)  # the first row's selection box
