@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from importlib.metadata import metadata
 from pathlib import Path
 
@@ -63,7 +64,7 @@ def pages(nav: Navigation) -> dict[str, list]:
     return sections
 
 
-def forward(home: st.Page):
+def forward(home: st.Page) -> Callable[[], None]:
     """A page that opens ``home`` instead, keeping the address's parameters."""
     def forward_home() -> None:
         st.switch_page(home, query_params={k: st.query_params.get_all(k)
