@@ -70,11 +70,20 @@ def show_standings(gv: gin_ui.GinView) -> None:
     ui.chart(charts_gin.game_points_chart(table), "gin-game-points", where=right)
 
 
+def key_first(table: pl.DataFrame, *first: str) -> pl.DataFrame:
+    """``table`` with the columns ``first`` in front: a 390 px phone shows three or four
+    columns without scrolling sideways, and the winner was off-screen behind the date
+    and the event."""
+    return table.select(*(c for c in first if c in table.columns),
+                        *(c for c in table.columns if c not in first))
+
+
 def show_matches(gv: gin_ui.GinView) -> None:
     st.header("Matches")
     st.caption("First to two games wins the match; a match without a winner yet is "
                "undecided (or its other games are not in view).")
-    matches = gin_data.match_results(gv.view, gv.filters, MATCHES_SHOWN)
+    matches = key_first(gin_data.match_results(gv.view, gv.filters, MATCHES_SHOWN),
+                        "match", "winner", "games_a", "games_b")
     ui.table(matches, "gin-matches", hide_index=True, key="gin_matches", column_config={
         "games_a": "games A", "games_b": "games B", "points_a": "points A",
         "points_b": "points B"})
@@ -98,7 +107,8 @@ def show_games(gv: gin_ui.GinView) -> None:
              "gin-hands-per-game", where=left)
     ui.chart(charts_gin.game_scores_chart(gin_data.game_scores(gv.view, gv.filters)),
              "gin-game-scores", where=right)
-    ui.table(gin_data.game_results(gv.view, gv.filters, MATCHES_SHOWN), "gin-games",
+    ui.table(key_first(gin_data.game_results(gv.view, gv.filters, MATCHES_SHOWN),
+                       "match", "game_no", "winner", "game_score"), "gin-games",
              hide_index=True, key="gin_games", column_config={
                  "game_no": "game", "hands_won": "hands won (A-B)",
                  "totals": "hand points (A-B)", "game_score": "game score"})

@@ -146,6 +146,14 @@ def test_gin_pages_colour_each_ending_the_same_on_every_chart(gin_db, monkeypatc
             assert colour == gin_charts.ENDING_COLOURS[label], (title, label)
 
 
+def test_gin_match_and_game_lists_put_the_winner_first(gin_db, monkeypatch):
+    at = start(gin_db, monkeypatch, "gin/standings.py", gin_evening="all")
+    tables = [list(df.value.columns) for df in at.dataframe if "match" in df.value.columns]
+    assert len(tables) == 2, tables  # the matches and the games
+    assert tables[0][:2] == ["match", "winner"]
+    assert tables[1][:3] == ["match", "game_no", "winner"]
+
+
 # -- Game viewer ------------------------------------------------------------------------------
 
 def test_the_bids_chart_has_a_legend_of_the_players():
