@@ -38,7 +38,7 @@ def rounds_frame(review) -> pl.DataFrame:
 
     return pl.DataFrame([{
         "round": r.round_no, "prize": r.prize, "pool": r.pool, "lead": r.lead,
-        "value": round(r.value, 3),
+        "value": None if r.value is None else round(r.value, 3),
         "bid_a": r.bids[0].card, "cost_a": round(r.bids[0].cost, 3),
         "bid_b": r.bids[1].card, "cost_b": round(r.bids[1].cost, 3),
         "mix_a": mix(r.hand_a, r.mix_a), "mix_b": mix(r.hand_b, r.mix_b)}
@@ -61,7 +61,8 @@ def show_game_review(view: View, game_id: int | str) -> None:
     unit = "points" if objective == "points" else "win minus loss"
     st.caption(f"Rounds {review.first_round} to {review.rounds_played} analysed exactly "
                f"(hands of at most {review.rounds_played - review.first_round + 1} cards). "
-               f"*value*: the position before the reveal, for A ({unit}); a bid's *cost*: "
+               f"*value*: the position before the reveal, for A ({unit}; blank in the first "
+               "round analysed of a longer game); a bid's *cost*: "
                "what it gives away against the opponent's equilibrium that punishes it "
                "most (0 for a bid an equilibrium plays). Accuracy as lichess reckons it, "
                "over the bids with a choice (docs/theory.md).")
@@ -102,10 +103,11 @@ def show_player_costs(view: View, player: str) -> None:
     """The Players page's section: the player's mean cost per bid, per evening, from the
     reviews kept (none solved here)."""
     from gops_records.games.gops.theory import review_store
-    from gops_records.games.gops.theory.review import DEFAULT_ROUNDS
+    from gops_records.games.gops.theory.review import default_rounds
 
     st.header("Against the equilibrium")
-    kept = _kept(view.db, view.stamp, Objective.POINTS.value, DEFAULT_ROUNDS)
+    rounds = default_rounds(Objective.POINTS)
+    kept = _kept(view.db, view.stamp, Objective.POINTS.value, rounds)
     evenings = review_store.player_evenings(kept, player)
     if evenings.is_empty():
         st.info(f"No reviewed game of {escape_md(player)} yet. `gops review --player "
@@ -114,7 +116,7 @@ def show_player_costs(view: View, player: str) -> None:
     games = int(evenings["games"].sum())
     bids = int(evenings["bids"].sum())
     st.caption(f"Mean cost per bid with a choice (expected points given away against the "
-               f"equilibrium) per evening, in the last {DEFAULT_ROUNDS} rounds of "
+               f"equilibrium) per evening, in the last {rounds} rounds of "
                f"{games} reviewed games ({bids} bids), with a 95% interval.")
     ui.table(evenings.with_columns(pl.col("mean_cost", "low", "high", "accuracy").round(3)),
              f"equilibrium-cost-{player}", hide_index=True, height="content",

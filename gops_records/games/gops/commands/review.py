@@ -15,7 +15,7 @@ from gops_records.core.errors import GopsError
 from gops_records.games.gops.theory.position import Objective
 
 #: Kept in step with review.DEFAULT_ROUNDS and MAX_ROUNDS (the library is loaded lazily).
-DEFAULT_ROUNDS = 7
+DEFAULT_ROUNDS = {"points": 8, "win": 7}
 MAX_ROUNDS = 8
 
 
@@ -31,9 +31,10 @@ def review(
     player: Annotated[str | None, typer.Option(
         "--player", metavar="NAME", show_default=False,
         help="Summarise this player's mean cost per bid, per evening.")] = None,
-    rounds: Annotated[int, typer.Option(
-        "--rounds", min=1, max=MAX_ROUNDS, help="Analyse the last K rounds (a game of at "
-        "most K cards whole).")] = DEFAULT_ROUNDS,
+    rounds: Annotated[int | None, typer.Option(
+        "--rounds", min=1, max=MAX_ROUNDS, show_default=False, help="Analyse the last K "
+        "rounds (a game of at most K cards whole); default 8 for points, 7 for win.")
+    ] = None,
     tablebase: Annotated[Path | None, typer.Option(
         "--tablebase", metavar="DIR", show_default=False,
         help="Folder of solved values (default: beside the database, <db>.tablebase).")
@@ -46,8 +47,9 @@ def review(
     equilibrium mixes for the prize revealed, and the cost of each bid (what it gives away
     against an opponent playing the equilibrium that punishes it most: 0 for a bid some
     equilibrium plays). Then each player's accuracy and the costliest bids. A 13-card game
-    is analysed from the round where K cards are left (--rounds, default 7); a game of at
-    most K cards whole. Solved values are kept in the tablebase, so a second review
+    is analysed from the round where K cards are left (--rounds; default 8 for points, 7
+    for win), without the value before the reveal of that first round; a game of at most
+    K cards whole. Solved values are kept in the tablebase, so a second review
     solves nothing. Two-player games of one-card bids only. See docs/theory.md.
 
     Example:
@@ -66,6 +68,7 @@ def review(
 
     if what is None and player is None:
         fail("give a game (REF|FILE), or --player NAME to review a player's stored games")
+    rounds = rounds or DEFAULT_ROUNDS[objective.value]
     folder = tablebase or beside(resolve_db(db))
     store = open_tablebase(folder)
     try:
@@ -122,6 +125,11 @@ def _clean(x: float) -> float:
     return 0.0 if abs(x) < 1e-12 else x
 
 
+def _value(x: float | None) -> str:
+    """A value before the reveal as text ('-' where it was not computed)."""
+    return "      -" if x is None else f"{_clean(x):+7.3f}"
+
+
 def as_json_object(games, results, evenings) -> dict:
     from gops_records.games.gops.theory.review import GameReview
 
@@ -155,7 +163,8 @@ def _game_json(gid, review) -> dict:
         "rounds": [{
             "round": r.round_no, "prize": r.prize, "pool": r.pool, "lead": r.lead,
             "hand_a": list(r.hand_a), "hand_b": list(r.hand_b),
-            "prizes_left": list(r.prizes_left), "value": _clean(r.value),
+            "prizes_left": list(r.prizes_left),
+            "value": None if r.value is None else _clean(r.value),
             "prize_value": _clean(r.prize_value),
             "mix_a": _mix(r.hand_a, r.mix_a), "mix_b": _mix(r.hand_b, r.mix_b),
             "bids": [_bid_json(b) for b in r.bids]} for r in review.rounds],
@@ -203,7 +212,7 @@ def _game_text(title: str, review) -> list[str]:
     for r in review.rounds:
         a, b = r.bids
         lines.append(f"  {r.round_no:>2}. prize {r.prize:>2} pool {r.pool:>2} lead {r.lead:+}"
-                     f"  value {_clean(r.value):+.3f}  A {a.card} cost {a.cost:.3f}"
+                     f"  value {_value(r.value)}  A {a.card} cost {a.cost:.3f}"
                      f"  B {b.card} cost {b.cost:.3f}")
         for seat, hand, mix in (("A", r.hand_a, r.mix_a), ("B", r.hand_b, r.mix_b)):
             plays = "  ".join(f"{c}: {p:.0%}" for c, p in zip(hand, mix, strict=True)

@@ -8,7 +8,10 @@ card in each hand (:mod:`bid_cost`: independent of the equilibrium returned). Th
 of the card a player bid is that bid's cost. A game of at most ``rounds`` cards is
 analysed whole; a longer one from the round where ``rounds`` cards are left in each hand
 (the last ``rounds`` rounds; the compiled solver keys hands of at most 8 cards for
-N = 11..13, and docs/theory.md gives the time per K).
+N = 11..13, and docs/theory.md gives the time per K). The value before the reveal of that
+first analysed round is not computed (None) unless it is the game's first round (worth 0,
+the symmetric start): it is the mean over every prize that could have come, about three
+quarters of the whole solve, while the prize that came needs only its own game.
 
 Accuracy is lichess's formula on a percentage loss: a bid costing c has the loss
 ``d = 50 c`` (``win``: c is win-minus-loss, so 50 c is percentage points of win chance,
@@ -32,10 +35,11 @@ from gops_records.games.gops.theory import bid_cost, matrix_game
 from gops_records.games.gops.theory.position import Objective, Position, PrizeOrder, Setting
 from gops_records.games.gops.theory.tablebase import Tablebase, tablebase
 
-#: Rounds analysed by default: hands of at most this many cards (an 8-card hand of a
-#: 13-card game takes seconds under ``points``, tens of seconds under ``win``; 7 cards
-#: about a tenth of that: docs/theory.md, benchmarks/bench_review.py).
-DEFAULT_ROUNDS = 7
+#: Rounds analysed by default, per objective: hands of at most this many cards (the
+#: last 8 rounds of a 13-card game take well under 2 s under ``points`` with a cold
+#: cache, about 5 s under ``win``, the last 7 under a second: docs/theory.md,
+#: benchmarks/bench_review.py).
+DEFAULT_ROUNDS = {"points": 8, "win": 7}
 #: The largest hand the review solves (the compiled key's limit for N = 11..13).
 MAX_ROUNDS = 8
 #: How many costliest bids a review lists.
@@ -77,7 +81,9 @@ class RoundReview:
     prizes_left: tuple[int, ...]
     pool: int
     lead: int
-    value: float
+    #: the position's value before the reveal (None: the first analysed round of a game
+    #: analysed from its middle, see the module's docstring)
+    value: float | None
     prize_value: float
     mix_a: tuple[float, ...]
     mix_b: tuple[float, ...]
@@ -139,11 +145,17 @@ def setting_of(report: GameReport, objective: Objective) -> Setting:
     return Setting(profile.cards, profile.tie_rule, objective, order[profile.prize_order])
 
 
+def default_rounds(objective: Objective) -> int:
+    """The rounds analysed when none are asked for (:data:`DEFAULT_ROUNDS`)."""
+    return DEFAULT_ROUNDS[objective.value]
+
+
 def review_game(report: GameReport, objective: Objective = Objective.POINTS,
-                rounds: int = DEFAULT_ROUNDS, store: Tablebase | None = None) -> GameReview:
+                rounds: int | None = None, store: Tablebase | None = None) -> GameReview:
     """Review one two-player classic game: the rounds with at most ``rounds`` cards in
-    each hand (1..8), against the equilibrium of ``objective``. ``store`` keeps solved
-    values (default: this process's memory only)."""
+    each hand (1..8; default :func:`default_rounds`), against the equilibrium of
+    ``objective``. ``store`` keeps solved values (default: this process's memory only)."""
+    rounds = default_rounds(objective) if rounds is None else rounds
     if not 1 <= rounds <= MAX_ROUNDS:
         raise ReviewUnsupported(f"--rounds {rounds}: the review analyses 1 to {MAX_ROUNDS} "
                                 "rounds (hands of at most 8 cards)")
@@ -160,8 +172,8 @@ def review_game(report: GameReport, objective: Objective = Objective.POINTS,
         if played.round_no >= first:
             analysed.append(_review_round(solver, setting, names, played.round_no,
                                           played.prize, hand_a, hand_b, prizes,
-                                          played.carried_in, lead,
-                                          card_a, card_b))
+                                          played.carried_in, lead, card_a, card_b,
+                                          with_value=bool(analysed) or first == 1))
         hand_a.discard(card_a)
         hand_b.discard(card_b)
         prizes.discard(played.prize)
@@ -173,11 +185,12 @@ def review_game(report: GameReport, objective: Objective = Objective.POINTS,
 
 def _review_round(solver, setting: Setting, names, round_no: int, prize: int,
                   hand_a: set[int], hand_b: set[int], prizes: set[int], pool: int, lead: int,
-                  card_a: int, card_b: int) -> RoundReview:
+                  card_a: int, card_b: int, with_value: bool = True) -> RoundReview:
     a, b = tuple(sorted(hand_a)), tuple(sorted(hand_b))
     left = frozenset(prizes)
     win = setting.objective is Objective.WIN
-    value = solver.value(Position(frozenset(a), frozenset(b), left, pool, lead))
+    value = solver.value(Position(frozenset(a), frozenset(b), left, pool, lead)) \
+        if with_value else None
     grid = solver.matrix(a, b, left, pool, lead if win else 0, prize)
     sol = matrix_game.solve_lp(grid)
     row, col = a.index(card_a), b.index(card_b)
@@ -214,7 +227,7 @@ def accuracy(setting: Setting, cost: float) -> float:
 
 
 def review_games(reports: Iterable[GameReport], objective: Objective = Objective.POINTS,
-                 rounds: int = DEFAULT_ROUNDS, store: Tablebase | None = None
+                 rounds: int | None = None, store: Tablebase | None = None
                  ) -> list[GameReview | ReviewUnsupported]:
     """Review each game; a game that cannot be reviewed gives its :class:`ReviewUnsupported`
     in its place (the others go on). Values solved are saved to ``store`` at the end."""

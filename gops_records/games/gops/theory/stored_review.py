@@ -11,9 +11,9 @@ from gops_records.games.gops.report import GameReport
 from gops_records.games.gops.theory import review_store
 from gops_records.games.gops.theory.position import Objective
 from gops_records.games.gops.theory.review import (
-    DEFAULT_ROUNDS,
     GameReview,
     ReviewUnsupported,
+    default_rounds,
     review_game,
 )
 from gops_records.games.gops.theory.tablebase import beside, tablebase
@@ -32,10 +32,11 @@ def stored_reports(db: Path | str | None, game_ids: list[int]) -> list[GameRepor
 
 
 def review_stored(db: Path | str, game_id: int, objective: Objective = Objective.POINTS,
-                  rounds: int = DEFAULT_ROUNDS) -> GameReview | ReviewUnsupported:
+                  rounds: int | None = None) -> GameReview | ReviewUnsupported:
     """Review one stored game with the tablebase beside ``db``; the review (or why it
     cannot be reviewed). The tablebase and the game's reviewed bids are saved when the
     folder can be written."""
+    rounds = default_rounds(objective) if rounds is None else rounds
     (report,) = stored_reports(db, [game_id])
     folder = beside(Path(db))
     store = tablebase(folder)

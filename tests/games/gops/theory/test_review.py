@@ -241,3 +241,25 @@ def test_the_commands_defaults_are_the_librarys() -> None:
 
     assert (command.DEFAULT_ROUNDS, command.MAX_ROUNDS) == (library.DEFAULT_ROUNDS,
                                                            library.MAX_ROUNDS)
+    assert library.default_rounds(Objective.POINTS) == 8
+
+
+def test_a_long_game_is_analysed_from_the_round_k_cards_are_left() -> None:
+    import random
+
+    from gops_records.games.gops.notation import write_games
+    from gops_records.games.gops.rules import RuleProfile
+    from gops_records.games.gops.simulate import Personality, Player, simulate_game
+
+    record = simulate_game(RuleProfile(), [Player("Ann", Personality.RANDOM),
+                                           Player("Bob", Personality.PRIZE)], random.Random(1))
+    report = _report(write_games([record]))
+    review = review_game(report, Objective.POINTS, 5)
+    assert review.first_round == 9 and [r.round_no for r in review.rounds] == [9, 10, 11, 12, 13]
+    first, *rest = review.rounds
+    assert first.value is None and first.prize_value is not None  # the prize that came only
+    assert all(r.value is not None for r in rest)
+    assert len(first.hand_a) == 5 and all(b.cost >= 0 for b in review.bids)
+    # a whole game (at most K cards) has the start's value: 0 by symmetry
+    whole = review_game(_report(TWO_CARDS), Objective.POINTS, 8)
+    assert whole.first_round == 1 and whole.rounds[0].value == pytest.approx(0.0)
