@@ -1,0 +1,112 @@
+"""gops lake build on a LocalCluster of 2 workers: the lake equals `gops import` of the
+same files (game ids, counts per table, scores, rejects), rebuilding adds nothing, a
+worker killed mid-build changes nothing, a hostile file is a reject."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import cloudpickle
+import pytest
+
+from gops_records.core.importer import import_paths
+from gops_records.core.lake.build import SchedulerUnreachable, build
+from gops_records.core.lake.chunk import Chunk, ChunkResult, read_chunk
+from gops_records.core.samples import samples_folder
+from gops_records.core.store import lake
+from gops_records.core.store.db import connect
+
+TABLES = ("games", "game_players", "rounds", "bids", "rejects", "gin_hands", "gin_turns",
+          "gin_melds", "gin_games")
+
+cloudpickle.register_pickle_by_value(sys.modules[__name__])  # workers run the test's task
+
+
+@pytest.fixture(scope="module")
+def sources(tmp_path_factory) -> Path:
+    """The samples, a copy of one under another name (the same games twice), a sample's
+    games cut into a new file (same games, other bytes) and a hostile file."""
+    root = tmp_path_factory.mktemp("sources")
+    shutil.copytree(samples_folder(), root / "samples")
+    first = sorted((root / "samples").glob("*.gops"))[0]
+    (root / "copy").mkdir()
+    shutil.copy(first, root / "copy" / "same-games.gops")
+    (root / "copy" / "reordered.gops").write_bytes(b"\n\n" + first.read_bytes())
+    (root / "copy" / "hostile.gops").write_bytes(b"\xff\xfe\x00garbage [A \"x\n" * 50)
+    return root
+
+
+@pytest.fixture(scope="module")
+def database(sources, tmp_path_factory) -> Path:
+    db = tmp_path_factory.mktemp("db") / "gops.duckdb"
+    import_paths([sources], db)
+    return db
+
+
+def _answers(con) -> dict:
+    out = {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in TABLES}
+    out["game_ids"] = sorted(r[0] for r in con.execute("SELECT game_id FROM games").fetchall())
+    out["scores"] = sorted(con.execute(
+        "SELECT game_id, seat, player, score, outcome FROM game_players").fetchall())
+    out["results"] = sorted(con.execute(
+        "SELECT game_id, result, winner, source, source_game FROM games").fetchall())
+    out["rejects"] = sorted(con.execute(
+        "SELECT reject_id, source, source_line, raw_text FROM rejects").fetchall())
+    out["hands"] = sorted(con.execute("SELECT hand_id, points FROM gin_hands").fetchall())
+    return out
+
+
+def _db_answers(database: Path) -> dict:
+    con = connect(database, read_only=True)
+    try:
+        return _answers(con)
+    finally:
+        con.close()
+
+
+def test_lake_equals_import_and_rebuild_adds_nothing(sources, database, tmp_path):
+    summary = build([sources], tmp_path / "lake", workers=2)
+    assert summary.games_rejected >= 1 and summary.commits
+    con = lake.connect(tmp_path / "lake")
+    got = _answers(con)
+    con.close()
+    want = _db_answers(database)
+    assert got == want
+    assert got["games"] > 300 and got["gin_hands"] > 100
+    assert any(Path(s).name == "hostile.gops" for _, s, _, _ in got["rejects"])
+    files = sorted(p for p in (tmp_path / "lake").rglob("*.parquet"))
+    again = build([sources], tmp_path / "lake", workers=2)
+    assert again.commits == [] and again.files_unchanged == again.files
+    assert sorted((tmp_path / "lake").rglob("*.parquet")) == files
+    # partitions: Hive-style, by game and the year/month of the game's date
+    assert any("game=gops/year=2026/month=01" in p.as_posix() for p in files)
+
+
+def _dies_once(chunk: Chunk) -> ChunkResult:
+    """The chunk task, but the worker process dies the first time it runs one."""
+    marker = Path(chunk.staging).parent.parent / "killed-once"
+    try:
+        fd = os.open(marker, os.O_CREAT | os.O_EXCL)
+    except FileExistsError:
+        return read_chunk(chunk)
+    os.close(fd)
+    os._exit(1)
+
+
+def test_worker_killed_mid_build_duplicates_nothing(sources, database, tmp_path):
+    summary = build([sources], tmp_path / "lake", workers=2, task=_dies_once)
+    assert (tmp_path / "killed-once").exists() or (tmp_path / "lake" / "killed-once").exists()
+    con = lake.connect(tmp_path / "lake")
+    got = _answers(con)
+    con.close()
+    assert got == _db_answers(database)
+    assert summary.commits
+
+
+def test_unreachable_scheduler_is_a_plain_message(sources, tmp_path):
+    with pytest.raises(SchedulerUnreachable, match="cannot reach the Dask scheduler at "
+                       "tcp://127.0.0.1:9"):
+        build([sources], tmp_path / "lake", scheduler="tcp://127.0.0.1:9")
