@@ -8,6 +8,8 @@ builders; card ranks on an axis read A, 2..10, J, Q, K (:func:`card_axis`).
 
 from __future__ import annotations
 
+import textwrap
+
 import altair as alt
 import polars as pl
 from gops_records.dashboards.charts import (
@@ -402,12 +404,21 @@ def predictability_chart(df: pl.DataFrame, player: str) -> alt.Chart:
     ).properties(height=260)
 
 
+#: The longest line of a habit's label on the Scout chart, in characters (about 170 px).
+HABIT_LINE = 32
+
+
 def scout_habits_chart(df: pl.DataFrame, player: str) -> alt.LayerChart:
     """Each habit's rate with its 95% interval and the rate uniform play would give
     (frame: habit, rate, count, ci_low, ci_high, uniform)."""
     df_, head = _capped(df, f"{player}'s habits against uniform play",
                         ["dot = how often, bar = 95% interval, grey tick = uniform play"])
-    order = df_["habit"].to_list()
+    # Each habit written on lines of HABIT_LINE characters: in one line the longest took
+    # the whole width of a 390 px phone and left no room for the dots.
+    wrapped = ["\n".join(textwrap.wrap(h, HABIT_LINE)) for h in df_["habit"]]
+    df_ = df_.with_columns(pl.Series("label", wrapped, dtype=pl.String))
+    order = wrapped
+    lines = max((w.count("\n") + 1 for w in wrapped), default=1)
     tooltip = [alt.Tooltip("habit", title="habit"),
                alt.Tooltip("rate", title="rate", format=".1%"),
                alt.Tooltip("ci_low", title="95% CI low", format=".1%"),
@@ -415,7 +426,8 @@ def scout_habits_chart(df: pl.DataFrame, player: str) -> alt.LayerChart:
                alt.Tooltip("count", title="out of"),
                alt.Tooltip("uniform", title="uniform play", format=".1%")]
     base = alt.Chart(df_).encode(
-        y=alt.Y("habit:N", title=None, sort=order, axis=alt.Axis(labelLimit=420)),
+        y=alt.Y("label:N", title=None, sort=order,
+                axis=alt.Axis(labelLimit=420, labelExpr="split(datum.label, '\\n')")),
         tooltip=tooltip)
     rule = base.mark_rule(strokeWidth=2, color=BLUE).encode(
         x=alt.X("ci_low:Q", title="how often",
@@ -425,7 +437,7 @@ def scout_habits_chart(df: pl.DataFrame, player: str) -> alt.LayerChart:
     dots = base.mark_point(filled=True, size=70, color=BLUE).encode(x="rate:Q")
     uniform = base.mark_tick(color=NEUTRAL, thickness=2, size=18).encode(x="uniform:Q")
     return alt.layer(rule, uniform, dots, title=alt.Title(**head)).properties(
-        height=alt.Step(30))
+        height=alt.Step(max(30, 13 * lines + 10)))
 
 
 def gain_chart(df: pl.DataFrame, player: str) -> alt.LayerChart:

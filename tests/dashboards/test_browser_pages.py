@@ -10,7 +10,7 @@ missing. The server is always stopped.
 from __future__ import annotations
 
 import re
-from urllib.parse import urlencode
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 from gops_records.dashboards.gin.charts import ENDING_COLOURS
@@ -236,6 +236,20 @@ def test_a_phone_shows_the_key_columns_and_readable_head_to_head(samples, browse
             opponents = axis_labels(page, chart, "opponent")
             assert len(opponents) >= 17 and not overlapping(opponents), (chart, opponents)
             assert all(o["right"] <= PHONE for o in opponents), chart
+    finally:
+        ctx.close()
+
+
+def test_scout_habits_leave_room_for_their_dots_on_a_phone(samples, browser):
+    url, paths = samples
+    ctx, page = tab(browser, PHONE)
+    try:
+        visit(page, url + paths["scout"])
+        player = parse_qs(urlsplit(paths["scout"]).query)["scout"][0]
+        habits = axis_labels(page, f"{player}'s habits", "")  # its untitled y axis
+        assert habits and not overlapping(habits)
+        # the longest habit once took the whole width: now the plot keeps 150 px or more
+        assert max(h["right"] for h in habits) <= PHONE - 150, habits
     finally:
         ctx.close()
 
