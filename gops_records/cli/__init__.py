@@ -13,6 +13,7 @@ from gops_records.cli import (  # noqa: F401  (each module registers its command
     export_cmd,
     games_cmd,
     import_cmd,
+    lake_cmd,
     names_cmd,
     ratings_cmd,
     rejects_cmd,

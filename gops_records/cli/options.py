@@ -11,8 +11,9 @@ import typer
 from gops_records.core import registry
 
 DbOption = Annotated[Path | None, typer.Option(
-    "--db", metavar="FILE", help="DuckDB file (default: $GOPS_DB, else gops.duckdb in your "
-    "data folder, e.g. ~/.local/share/gops-records/, whatever folder you run in).",
+    "--db", "--lake", metavar="FILE", help="DuckDB file (default: $GOPS_DB, else gops.duckdb in "
+    "your data folder, e.g. ~/.local/share/gops-records/, whatever folder you run in); "
+    "--lake DIR reads a Parquet lake instead (gops lake build, docs/lake.md).",
     show_default=False)]
 
 #: The games ``--game`` takes (:func:`gops_records.core.registry.game_names`, in the

@@ -23,7 +23,7 @@ import duckdb
 
 from gops_records.core.errors import GopsError
 from gops_records.core.sources import _kind as file_kind
-from gops_records.core.store import aliases
+from gops_records.core.store import aliases, lake
 from gops_records.core.store.migrations import Version, fill_step
 from gops_records.core.store.schema import MARK_APPLICATION, MARK_TABLE, MARK_VERSION, versions
 
@@ -147,6 +147,14 @@ def connect(path: str | Path | None = None, *, read_only: bool = False,
     (an export, a backup, keeps the stored spellings).
     """
     db = resolve_db(path)
+    if lake.is_lake(db):  # a Parquet lake: read through views, never written here
+        if not read_only:
+            raise DatabaseUnusable(f"{db} is a Parquet lake: add files to it with "
+                                   "gops lake build SRC --lake DIR")
+        con = lake.connect(db)
+        if merged:
+            aliases.install(con)
+        return con
     if read_only and not db.exists():
         raise DatabaseMissing(f"no database at {db}: import some games first "
                               "(gops import PATH, or gops demo)")
