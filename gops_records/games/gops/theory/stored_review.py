@@ -34,11 +34,14 @@ def stored_reports(db: Path | str | None, game_ids: list[int]) -> list[GameRepor
 def review_stored(db: Path | str, game_id: int, objective: Objective = Objective.POINTS,
                   rounds: int | None = None) -> GameReview | ReviewUnsupported:
     """Review one stored game with the tablebase beside ``db``; the review (or why it
-    cannot be reviewed). The tablebase and the game's reviewed bids are saved when the
-    folder can be written."""
+    cannot be reviewed). A review kept by an earlier one is read back at once; else the
+    tablebase and the review are saved when the folder can be written."""
     rounds = default_rounds(objective) if rounds is None else rounds
-    (report,) = stored_reports(db, [game_id])
     folder = beside(Path(db))
+    kept = review_store.kept_review(folder, objective, rounds, game_id)
+    if kept is not None:  # reviewed before: no solver loaded
+        return kept
+    (report,) = stored_reports(db, [game_id])
     store = tablebase(folder)
     try:
         review = review_game(report, objective, rounds, store)

@@ -263,3 +263,15 @@ def test_a_long_game_is_analysed_from_the_round_k_cards_are_left() -> None:
     # a whole game (at most K cards) has the start's value: 0 by symmetry
     whole = review_game(_report(TWO_CARDS), Objective.POINTS, 8)
     assert whole.first_round == 1 and whole.rounds[0].value == pytest.approx(0.0)
+
+
+def test_a_kept_review_reads_back_equal(tmp_path) -> None:
+    from gops_records.games.gops.theory import review_store
+
+    review = review_game(_report(FOUR_CARDS.format(day=26, rule="carry", result="7-3")),
+                         Objective.WIN, 4)
+    assert review_store.from_json(review_store.to_json(review)) == review
+    review_store.keep(tmp_path, Objective.WIN, 4, {7: review})
+    assert review_store.kept_review(tmp_path, Objective.WIN, 4, 7) == review
+    assert review_store.kept_review(tmp_path, Objective.WIN, 4, 8) is None
+    assert review_store.kept_review(tmp_path, Objective.POINTS, 4, 7) is None
