@@ -105,8 +105,8 @@ def build(sources: Iterable[str | Path], lake_dir: str | Path, *, workers: int =
         waves: dict[int, list[Path]] = {}
         for path in files:
             waves.setdefault(kind_of(path)[1].order, []).append(path)
-        for order in sorted(waves):
-            _build_wave(client, root, waves[order], summary, encoding, batch_games, task)
+        _build_waves(client, root, [waves[o] for o in sorted(waves)], summary, encoding,
+                     batch_games, task)
     summary.seconds = time.perf_counter() - clock
     return summary
 
@@ -147,17 +147,60 @@ def _reader_key(notation: str, encoding: str) -> str:
     return f"{notation}:{encoding}"
 
 
-def _build_wave(client, root: Path, files: list[Path], summary: BuildSummary,
-                encoding: str, batch_games: int, task) -> None:
-    started = datetime.now()
-    clock = time.perf_counter()
+def _build_waves(client, root: Path, waves: list[list[Path]], summary: BuildSummary,
+                 encoding: str, batch_games: int, task) -> None:
+    """Read the files wave by wave, then publish them in one commit."""
+    started, clock = datetime.now(), time.perf_counter()
     found = lake.commits(root)
     read_before = {(s.sha256, s.reader) for c in found for s in c.sources}
     build_no = (found[-1].number if found else 0) + 1
     staging = root / lake.STAGING / f"{build_no:08d}-{uuid.uuid4().hex[:8]}"
     staging.mkdir(parents=True)
     by_table = lake.files_by_table(root, found)
-    todo: list[tuple[Path, lake.SourceRead]] = []
+    seen = _stored_keys(root, by_table)
+    added: list[lake.DataFile] = []
+    reads: list[lake.SourceRead] = []
+    try:
+        for files in waves:
+            todo = _not_read(files, encoding, read_before, summary)
+            if not todo:
+                continue
+            chunks = [Chunk(str(Path(path).resolve()), kind_of(path)[1].name, encoding,
+                            build_no, str(staging), _context(path, by_table), batch_games,
+                            source=source_name(path), sha256=read.sha256, reader=read.reader)
+                      for path, read in todo]
+            results: list[ChunkResult] = client.gather(client.map(task, chunks, pure=False))
+            for (_, read), result in zip(todo, results, strict=True):
+                _count(result, seen, summary)
+                kept: list[lake.DataFile] = []
+                for written in result.files:
+                    kept += _keep_new(root, staging, written,
+                                      seen.setdefault(written.table, set()))
+                added += kept
+                for f in kept:  # a later wave's context: this build's files too
+                    by_table.setdefault(f.table, []).append(str(root.resolve() / f.path))
+                reads.append(lake.SourceRead(
+                    read.name, read.sha256, read.reader, read.bytes,
+                    result.counts.games_new + result.counts.games_duplicate,
+                    result.counts.games_rejected, tuple(result.notes)))
+        if not reads:
+            return
+        summary.data_files += len(added)
+        _fsync_files(root, added)
+        lake.write_commit(root, lake.Commit(
+            build_no, started.isoformat(sep=" "), datetime.now().isoformat(sep=" "),
+            tuple(added), tuple(reads),
+            {k: getattr(summary, k) for k in LoadCounts.__dataclass_fields__},
+            time.perf_counter() - clock))
+        summary.commits.append(build_no)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _not_read(files: list[Path], encoding: str, read_before: set, summary: BuildSummary
+              ) -> list[tuple[Path, lake.SourceRead]]:
+    """The files whose bytes no commit (nor an earlier file of this build) read."""
+    todo = []
     for path in files:
         notation = kind_of(path)[1].name
         digest, size = sha256_of(path)
@@ -167,30 +210,23 @@ def _build_wave(client, root: Path, files: list[Path], summary: BuildSummary,
             continue
         read_before.add((digest, read.reader))
         todo.append((path, read))
-    if not todo:
-        shutil.rmtree(staging, ignore_errors=True)
-        return
-    chunks = [Chunk(str(Path(path).resolve()), kind_of(path)[1].name, encoding, build_no,
-                    str(staging), _context(path, by_table), batch_games) for path, _ in todo]
-    futures = client.map(task, chunks, pure=False)
-    results: list[ChunkResult] = client.gather(futures)
-    seen = _stored_keys(root, by_table)
-    added: list[lake.DataFile] = []
-    for (path, _), result in zip(todo, results, strict=True):
-        summary.add(result.counts)
-        summary.notes.extend(result.notes)
-        for written in result.files:
-            added += _keep_new(root, staging, written, seen.setdefault(written.table, set()),
-                               source_name(path), summary)
-    summary.data_files += len(added)
-    _fsync_files(root, added)
-    lake.write_commit(root, lake.Commit(
-        build_no, started.isoformat(sep=" "), datetime.now().isoformat(sep=" "),
-        tuple(added), tuple(read for _, read in todo), {
-            k: getattr(summary, k) for k in LoadCounts.__dataclass_fields__},
-        time.perf_counter() - clock))
-    summary.commits.append(build_no)
-    shutil.rmtree(staging, ignore_errors=True)
+    return todo
+
+
+def _count(result: ChunkResult, seen: dict[str, set], summary: BuildSummary) -> None:
+    """Add a file's counts as ``gops import`` counts them: a valid record (its content
+    key) or a reject (its text) new when no commit nor earlier file held it."""
+    counts = result.counts
+    valid = counts.games_new + counts.games_duplicate
+    known = seen.get(result.valid_table, set()) if result.valid_table else set()
+    new = sum(1 for k in result.valid.tolist() if k not in known)
+    reject_keys = {k for f in result.files if f.table == "rejects" for k in f.keys.tolist()}
+    new_rejects = sum(1 for k in reject_keys if k not in seen.get("rejects", set()))
+    summary.add(LoadCounts(games_seen=counts.games_seen, games_new=new,
+                           games_duplicate=valid - new, games_rejected=counts.games_rejected,
+                           rejects_new=new_rejects,
+                           rejects_duplicate=counts.games_rejected - new_rejects))
+    summary.notes.extend(result.notes)
 
 
 def _context(path: Path, by_table: dict[str, list[str]]) -> dict[str, list[str]]:
@@ -219,8 +255,8 @@ def _stored_keys(root: Path, by_table: dict[str, list[str]]) -> dict[str, set]:
         con.close()
 
 
-def _keep_new(root: Path, staging: Path, written: WrittenFile, seen: set, source: str,
-              summary: BuildSummary) -> list[lake.DataFile]:
+def _keep_new(root: Path, staging: Path, written: WrittenFile, seen: set
+              ) -> list[lake.DataFile]:
     """Move a staged file into its partition, without the rows of keys already seen
     (in the lake, or in an earlier file of this build); [] when none is left."""
     keys = written.keys.tolist()

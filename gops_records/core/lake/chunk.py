@@ -27,9 +27,10 @@ from pathlib import Path
 
 import duckdb
 import numpy as np
+import polars as pl
 
 from gops_records.core import registry
-from gops_records.core.reading import BATCH_GAMES, RejectsOnly, read_batches
+from gops_records.core.reading import BATCH_GAMES, RejectsOnly, read_batches, read_file
 from gops_records.core.store import lake
 from gops_records.core.store.loader import LoadCounts, load_rejects
 
@@ -50,6 +51,12 @@ class Chunk:
     #: against (a Gin score sheet against the full hands): table -> paths
     context: dict[str, list[str]] = field(default_factory=dict)
     batch_games: int = BATCH_GAMES
+    #: the name the file's rows are stored under (as ``gops import`` names it: as given
+    #: on the command line or found in a folder); ``path`` when empty
+    source: str = ""
+    #: the file's SHA-256 and reader, as the commit names them (``source_file_games``)
+    sha256: str = ""
+    reader: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +76,9 @@ class ChunkResult:
 
     path: str
     files: list[WrittenFile] = field(default_factory=list)
+    #: the file's valid records (their content keys, distinct) and the table keyed by them
+    valid: np.ndarray = field(default_factory=lambda: np.zeros(0, np.uint64))
+    valid_table: str | None = None
     counts: LoadCounts = field(default_factory=LoadCounts)
     notes: list[str] = field(default_factory=list)
 
@@ -87,8 +97,14 @@ def read_chunk(chunk: Chunk) -> ChunkResult:
         session = reader.session(con, chunk.build, chunk.batch_games)
         try:
             held = 0
-            for batch, _ in read_batches(Path(chunk.path), chunk.encoding, chunk.batch_games,
-                                         result.notes, session=session):
+            data = read_file(Path(chunk.path))
+            valid: list[np.ndarray] = []
+            rejects: list[pl.Series] = []
+            for batch, _ in read_batches(Path(chunk.source or chunk.path), chunk.encoding,
+                                         chunk.batch_games, result.notes, data=data,
+                                         session=session):
+                valid.append(batch.game_ids().to_numpy())
+                rejects.append(batch["rejects"]["reject_id"])
                 if isinstance(batch, RejectsOnly):
                     result.counts.add(load_rejects(con, chunk.build, batch.rejects))
                 else:
@@ -98,16 +114,52 @@ def read_chunk(chunk: Chunk) -> ChunkResult:
                 held += batch.game_ids().len() + batch["rejects"].height
                 if held >= chunk.batch_games and not before:
                     _flush(session, result)
+                    result.valid_table = result.valid_table or _valid_table(
+                        con, tables, valid, before)
                     _write(con, tables, game.name, chunk, before, result)
                     held = 0
             _flush(session, result)
             session.finish()
+            result.valid = np.unique(np.concatenate(valid)) if valid else result.valid
+            result.valid_table = result.valid_table or _valid_table(con, tables, valid, before)
+            _what_the_file_held(con, chunk, result.valid, rejects)
         finally:
             session.close()
         _write(con, tables, game.name, chunk, before, result)
     finally:
         con.close()
     return result
+
+
+def _what_the_file_held(con: duckdb.DuckDBPyConnection, chunk: Chunk, valid: np.ndarray,
+                        rejects: list[pl.Series]) -> None:
+    """The file's valid records' and rejects' keys, as ``gops import`` keeps them."""
+    held_games = pl.DataFrame({"game_id": valid})  # noqa: F841  (read by name in the SQL)
+    held_rejects = pl.DataFrame(  # noqa: F841
+        {"reject_id": pl.concat(rejects).unique() if rejects else pl.Series([], dtype=pl.String)})
+    con.execute("INSERT INTO source_file_games SELECT ?, ?, game_id FROM held_games",
+                [chunk.sha256, chunk.reader])
+    con.execute("INSERT INTO source_file_rejects SELECT ?, ?, reject_id FROM held_rejects",
+                [chunk.sha256, chunk.reader])
+
+
+def _valid_table(con: duckdb.DuckDBPyConnection, tables: list[str],
+                 valid: list[np.ndarray], before: dict[str, int]) -> str | None:
+    """The table whose content key the reader's valid records are (``game_ids()``):
+    the first holding every one of them, now (e.g. ``games``, ``gin_hands``)."""
+    ids = np.unique(np.concatenate(valid)) if valid else np.zeros(0, np.uint64)
+    if not len(ids):
+        return None
+    wanted = pl.DataFrame({"k": ids})  # noqa: F841  (read by name in the SQL)
+    for table in tables:
+        key = lake.key_of(con, table)
+        if key in (None, "reject_id"):
+            continue
+        missing = con.execute(f"SELECT count(*) FROM wanted WHERE k NOT IN (SELECT {key} "
+                              f"FROM {lake.quoted(table)})").fetchone()[0]
+        if not missing:
+            return table
+    return None
 
 
 def _flush(session, result: ChunkResult) -> None:
@@ -144,7 +196,7 @@ def _write(con: duckdb.DuckDBPyConnection, tables: list[str], kind: str, chunk: 
     """Write the rows stored since the last write as Parquet, partitioned; then empty
     the tables (a context's rows are kept: they are not this chunk's)."""
     keys = {t: lake.key_of(con, t) for t in tables}
-    for key in set(keys.values()):  # each key's partition, before any table is emptied
+    for key in set(keys.values()) - {None}:  # each key's partition, before any table is emptied
         dates = _dates(con, tables, key)
         select = (f"SELECT k, any_value(date) AS date FROM ({dates}) GROUP BY k" if dates
                   else "SELECT NULL AS k, NULL::DATE AS date WHERE false")
@@ -156,6 +208,8 @@ def _write(con: duckdb.DuckDBPyConnection, tables: list[str], kind: str, chunk: 
         if not rows:
             continue
         key = keys[table]
+        dated = f"LEFT JOIN part_{key} d ON d.k = t.{key}" if key else \
+            "LEFT JOIN (SELECT NULL::DATE AS date) d ON true"
         out = Path(chunk.staging) / table
         prefix = f"part-{uuid.uuid4().hex[:12]}"
         con.execute(
@@ -163,13 +217,14 @@ def _write(con: duckdb.DuckDBPyConnection, tables: list[str], kind: str, chunk: 
             f"coalesce(strftime(d.date, '%Y'), '{NO_DATE}') AS year, "
             f"coalesce(strftime(d.date, '%m'), '{NO_DATE}') AS month "
             f"FROM (SELECT *, rowid AS rowid_ FROM {name} WHERE rowid >= {start}) t "
-            f"LEFT JOIN part_{key} d ON d.k = t.{key} ORDER BY t.rowid_) TO '{out}' "
+            f"{dated} ORDER BY t.rowid_) TO '{out}' "
             f"(FORMAT parquet, PARTITION_BY (game, year, month), OVERWRITE_OR_IGNORE, "
             f"FILENAME_PATTERN '{prefix}-{{i}}')")
         for written in sorted(out.rglob(f"{prefix}-*.parquet")):
             relative = written.relative_to(chunk.staging).as_posix()
             found = con.execute(f"SELECT DISTINCT {key} FROM read_parquet('{written}', "
-                                "hive_partitioning = false)").fetchnumpy()[key]
+                                "hive_partitioning = false)").fetchnumpy()[key] if key \
+                else np.zeros(0, np.uint64)
             count = con.execute(f"SELECT count(*) FROM read_parquet('{written}', "
                                 "hive_partitioning = false)").fetchone()[0]
             result.files.append(WrittenFile(table, relative, int(count), np.asarray(found)))

@@ -16,8 +16,10 @@ killed at any moment leaves the lake as it was, or with whole files no commit na
 :func:`connect` gives the read-only connection the read commands and the dashboard use:
 an in-memory DuckDB with every table and view of the store's schema (the same
 migrations), each stored table replaced by a view over its committed Parquet files. No
-row is copied into a database file. Imports nothing of :mod:`~gops_records.core.store.db`
-(which opens a lake through this module).
+row is copied into a database file: only a row per commit (``imports``) and per file read
+(``source_file_reads``), from the commits. The lists of each file's game ids
+(``source_file_games``) are not kept: a lake skips a file by its SHA-256 alone. Imports
+nothing of :mod:`~gops_records.core.store.db` (which opens a lake through this module).
 """
 
 from __future__ import annotations
@@ -41,8 +43,10 @@ FORMAT = "gops-records lake 1"
 #: What the lake holds no file of: bookkeeping of one database, and the tables derived
 #: from stored rows (a reader computes from the rows when they are empty).
 KEYS = ("hand_id", "game_id", "reject_id")
-NOT_STORED = ("schema_migrations", "imports", "source_file_reads", "source_file_games",
-              "source_file_rejects", "reject_resolutions")
+NOT_STORED = ("schema_migrations", "imports", "source_file_reads", "reject_resolutions")
+#: What each file read held (its valid records' and rejects' keys): stored as files of
+#: the commit that read it, never deduplicated (the same game in two files is in both).
+FILE_TABLES = ("source_file_games", "source_file_rejects")
 
 
 class LakeError(GopsError):
@@ -70,10 +74,14 @@ class SourceRead:
     sha256: str
     reader: str
     bytes: int
+    games_valid: int = 0
+    games_rejected: int = 0
+    notes: tuple[str, ...] = ()
 
     def as_dict(self) -> dict:
         return {"name": self.name, "sha256": self.sha256, "reader": self.reader,
-                "bytes": self.bytes}
+                "bytes": self.bytes, "games_valid": self.games_valid,
+                "games_rejected": self.games_rejected, "notes": list(self.notes)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +106,8 @@ class Commit:
     def of(cls, data: dict) -> Commit:
         return cls(int(data["number"]), data["started_at"], data["finished_at"],
                    tuple(DataFile(**f) for f in data["files"]),
-                   tuple(SourceRead(**s) for s in data["sources"]),
+                   tuple(SourceRead(**{**s, "notes": tuple(s.get("notes", ()))})
+                         for s in data["sources"]),
                    dict(data.get("counts", {})), float(data.get("seconds", 0.0)))
 
 
@@ -203,16 +212,19 @@ def schema_connection() -> duckdb.DuckDBPyConnection:
 
 def stored_tables(con: duckdb.DuckDBPyConnection) -> list[str]:
     """The base tables of the schema a lake holds files of (in creation order): the
-    record tables, those keyed by ``game_id`` or ``reject_id`` (:func:`key_of`)."""
+    record tables (those with a content key: :func:`key_of`) and :data:`FILE_TABLES`."""
     rows = con.execute("SELECT table_name FROM duckdb_tables() WHERE NOT temporary "
                        "ORDER BY table_oid").fetchall()
-    return [name for (name,) in rows if name not in NOT_STORED and key_of(con, name)]
+    return [name for (name,) in rows if name not in NOT_STORED
+            and (name in FILE_TABLES or key_of(con, name))]
 
 
 def key_of(con: duckdb.DuckDBPyConnection, table: str) -> str | None:
     """The content key a record table's rows belong to (the first of :data:`KEYS` it
     has): a game's (or hand's) rows are stored once whatever file holds it, a reject's
-    text once; None for other tables."""
+    text once; None for other tables (and :data:`FILE_TABLES`)."""
+    if table in FILE_TABLES:
+        return None
     names = columns(con, table)
     return next((k for k in KEYS if k in names), None)
 
@@ -267,4 +279,8 @@ def connect(lake: str | Path) -> duckdb.DuckDBPyConnection:
                                               "games_rejected", "rejects_new",
                                               "rejects_duplicate")),
              c.seconds, [s.name for s in c.sources], [s.sha256 for s in c.sources]])
+        for s in c.sources:
+            con.execute("INSERT INTO source_file_reads VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        [s.sha256, s.reader, s.bytes, c.number, s.name, s.games_valid,
+                         s.games_rejected, list(s.notes)])
     return con
