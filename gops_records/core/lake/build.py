@@ -152,7 +152,8 @@ def _build_waves(client, root: Path, waves: list[list[Path]], summary: BuildSumm
     """Read the files wave by wave, then publish them in one commit."""
     started, clock = datetime.now(), time.perf_counter()
     found = lake.commits(root)
-    read_before = {(s.sha256, s.reader) for c in found for s in c.sources}
+    read_before: dict[tuple[str, str], lake.SourceRead | None] = {
+        (s.sha256, s.reader): s for c in found for s in c.sources}
     build_no = (found[-1].number if found else 0) + 1
     staging = root / lake.STAGING / f"{build_no:08d}-{uuid.uuid4().hex[:8]}"
     staging.mkdir(parents=True)
@@ -162,9 +163,7 @@ def _build_waves(client, root: Path, waves: list[list[Path]], summary: BuildSumm
     reads: list[lake.SourceRead] = []
     try:
         for files in waves:
-            todo = _not_read(files, encoding, read_before, summary)
-            if not todo:
-                continue
+            todo, repeats = _not_read(files, encoding, read_before, summary)
             chunks = [Chunk(str(Path(path).resolve()), kind_of(path)[1].name, encoding,
                             build_no, str(staging), _context(path, by_table), batch_games,
                             source=source_name(path), sha256=read.sha256, reader=read.reader)
@@ -183,6 +182,15 @@ def _build_waves(client, root: Path, waves: list[list[Path]], summary: BuildSumm
                     read.name, read.sha256, read.reader, read.bytes,
                     result.counts.games_new + result.counts.games_duplicate,
                     result.counts.games_rejected, tuple(result.notes)))
+                read_before[(read.sha256, read.reader)] = reads[-1]
+            for key in repeats:  # counted from the read of the same bytes, as gops import does
+                earlier = read_before[key]
+                if earlier is not None:
+                    summary.add(LoadCounts(
+                        games_seen=earlier.games_valid + earlier.games_rejected,
+                        games_duplicate=earlier.games_valid,
+                        games_rejected=earlier.games_rejected,
+                        rejects_duplicate=earlier.games_rejected))
         if not reads:
             return
         summary.data_files += len(added)
@@ -197,20 +205,24 @@ def _build_waves(client, root: Path, waves: list[list[Path]], summary: BuildSumm
         shutil.rmtree(staging, ignore_errors=True)
 
 
-def _not_read(files: list[Path], encoding: str, read_before: set, summary: BuildSummary
-              ) -> list[tuple[Path, lake.SourceRead]]:
-    """The files whose bytes no commit (nor an earlier file of this build) read."""
-    todo = []
+def _not_read(files: list[Path], encoding: str,
+              read_before: dict[tuple[str, str], lake.SourceRead | None],
+              summary: BuildSummary
+              ) -> tuple[list[tuple[Path, lake.SourceRead]], list[tuple[str, str]]]:
+    """The files whose bytes no commit (nor an earlier file of this build) read, and the
+    keys (SHA-256, reader) of the others."""
+    todo, repeats = [], []
     for path in files:
         notation = kind_of(path)[1].name
         digest, size = sha256_of(path)
         read = lake.SourceRead(source_name(path), digest, _reader_key(notation, encoding), size)
         if (digest, read.reader) in read_before:
             summary.files_unchanged += 1
+            repeats.append((digest, read.reader))
             continue
-        read_before.add((digest, read.reader))
+        read_before[(digest, read.reader)] = None  # read now: its counts come with it
         todo.append((path, read))
-    return todo
+    return todo, repeats
 
 
 def _count(result: ChunkResult, seen: dict[str, set], summary: BuildSummary) -> None:

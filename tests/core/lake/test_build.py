@@ -10,8 +10,11 @@ import sys
 from pathlib import Path
 
 import cloudpickle
+import polars as pl
 import pytest
+from typer.testing import CliRunner
 
+from gops_records.cli import app
 from gops_records.core.importer import import_paths
 from gops_records.core.lake.build import SchedulerUnreachable, build
 from gops_records.core.lake.chunk import Chunk, ChunkResult, read_chunk
@@ -25,12 +28,34 @@ TABLES = ("games", "game_players", "rounds", "bids", "rejects", "gin_hands", "gi
 cloudpickle.register_pickle_by_value(sys.modules[__name__])  # workers run the test's task
 
 
+def _gops(*args: str) -> None:
+    result = CliRunner().invoke(app, list(args), env={"COLUMNS": "250"})
+    assert result.exit_code == 0, result.output
+
+
 @pytest.fixture(scope="module")
 def sources(tmp_path_factory) -> Path:
-    """The samples, a copy of one under another name (the same games twice), a sample's
-    games cut into a new file (same games, other bytes) and a hostile file."""
+    """The samples; generated games in every notation and layout (2 to 4 players, bids
+    of several cards, open prizes, broken records, Gin hands; the same games again as a
+    CSV and a JSONL round log and with CRLF line ends); a copy of a file under another
+    name (the same bytes), and a hostile file."""
     root = tmp_path_factory.mktemp("sources")
     shutil.copytree(samples_folder(), root / "samples")
+    gen = root / "generated"
+    gen.mkdir()
+    _gops("simulate", "-n", "12", "--seed", "3", "--broken", "3", "--out", str(gen / "a.gops"))
+    _gops("simulate", "-n", "6", "--seed", "4", "--players", "3", "--bid-cards", "2",
+          "--out", str(gen / "b.gops"))
+    _gops("simulate", "-n", "6", "--seed", "5", "--players", "4", "--open-prizes", "3",
+          "--tie-rule", "discard", "--out", str(gen / "c.gops"))
+    _gops("simulate", "--game", "gin", "-n", "3", "--seed", "6", "--broken", "2",
+          "--out", str(gen / "d.gin"))
+    scratch = tmp_path_factory.mktemp("scratch") / "s.duckdb"
+    _gops("import", str(gen / "a.gops"), "--db", str(scratch))
+    _gops("export", "--format", "csv", "--out", str(gen / "a-again.csv"), "--db", str(scratch))
+    log = pl.read_csv(gen / "a-again.csv", infer_schema=False)
+    log.head(log.height // 2).write_ndjson(gen / "a-half.jsonl")
+    (gen / "b-crlf.gops").write_bytes((gen / "b.gops").read_bytes().replace(b"\n", b"\r\n"))
     first = sorted((root / "samples").glob("*.gops"))[0]
     (root / "copy").mkdir()
     shutil.copy(first, root / "copy" / "same-games.gops")
@@ -42,8 +67,14 @@ def sources(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def database(sources, tmp_path_factory) -> Path:
     db = tmp_path_factory.mktemp("db") / "gops.duckdb"
-    import_paths([sources], db)
+    imported = import_paths([sources], db)
+    db.with_suffix(".counts").write_text(repr(_counts(imported)))
     return db
+
+
+def _counts(summary) -> tuple[int, ...]:
+    return (summary.games_seen, summary.games_new, summary.games_duplicate,
+            summary.games_rejected, summary.rejects_new, summary.rejects_duplicate)
 
 
 def _answers(con) -> dict:
@@ -76,6 +107,8 @@ def test_lake_equals_import_and_rebuild_adds_nothing(sources, database, tmp_path
     want = _db_answers(database)
     assert got == want
     assert got["games"] > 300 and got["gin_hands"] > 100
+    assert summary.games_duplicate > 0
+    assert repr(_counts(summary)) == database.with_suffix(".counts").read_text()
     assert any(Path(s).name == "hostile.gops" for _, s, _, _ in got["rejects"])
     files = sorted(p for p in (tmp_path / "lake").rglob("*.parquet"))
     again = build([sources], tmp_path / "lake", workers=2)
