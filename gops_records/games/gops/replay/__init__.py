@@ -5,8 +5,8 @@
 games (:mod:`.structure`), tags (:mod:`.tags`: they say which games have open prizes,
 whose rounds are cut differently), rounds (:mod:`.structure`), then every check and the
 play of every game (:mod:`.engine`). Games, rounds, checks and play run compiled
-(:mod:`.compiled`); the numpy passes replay a chunk with a problem (their messages say
-what is wrong) or with open prizes, and are the oracle the tests hold the compiled
+(:mod:`.compiled`); the numpy passes replay the games with a problem (their messages
+say what is wrong) or a chunk with open prizes, and are the oracle the tests hold the compiled
 passes to (:func:`reference_replay_tokens`). Records made in Python or read from round logs go
 through the same steps from tokens made of them (:mod:`.records`). What comes out is
 turned into store frames (:mod:`.frames`) or Python objects (:mod:`.reports`).
@@ -36,8 +36,8 @@ def _seats(tokens: Tokens) -> tuple[TagNames, np.ndarray]:
 
 def replay_tokens(tokens: Tokens) -> Replay:
     """Structure, tags, checks and play of a chunk's tokens: the compiled passes
-    (:mod:`.compiled`), and the diagnostic pass (:func:`.engine.replay`) for a chunk
-    with a problem or with open prizes."""
+    (:mod:`.compiled`), and the diagnostic pass (:func:`.engine.replay`) for the games
+    with a problem, or for a chunk with open prizes."""
     names, seats = _seats(tokens)
     games = compiled.find_games(tokens, seats)
     tags = read_tags(tokens.tag_index, games.game[tokens.tag_index], names,
@@ -45,8 +45,7 @@ def replay_tokens(tokens: Tokens) -> Replay:
     open_game = tags.open_prizes != 0
     if open_game.any():
         return replay(tokens, find_rounds(tokens, games, open_game), tags)
-    structure = compiled.find_rounds(tokens, games)
-    return compiled.play(tokens, structure, tags) or replay(tokens, structure, tags)
+    return compiled.replay(tokens, compiled.find_rounds(tokens, games), tags)
 
 
 def reference_replay_tokens(tokens: Tokens) -> Replay:

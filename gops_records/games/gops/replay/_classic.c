@@ -8,10 +8,10 @@
  * rounds(role, game, players, end)
  *                                  -> the rounds of games without open prizes
  *                                     (structure._classic_rounds and find_rounds)
- * play(...)                        -> the checks and the play of every round, or None
- *                                     as soon as any game has a problem: the chunk is
- *                                     then replayed by engine.py, whose messages are
- *                                     the diagnostic pass's.
+ * play(...)                        -> the checks and the play of every round, and
+ *                                     which games have a problem: those games alone
+ *                                     are then replayed by engine.py, whose messages
+ *                                     are the diagnostic pass's.
  *
  * Inputs are C-contiguous buffers (numpy arrays); outputs are bytearrays that the
  * caller views with numpy (int64 unless said otherwise).
@@ -241,163 +241,194 @@ static PyObject *rounds(PyObject *self, PyObject *args) {
 
 static const int PLACE_SUIT[SLOTS] = {1, 2, 3, 4, 0};
 
+/* What play() reads: the rounds (structure.py), the tokens and their per-word tables
+   (tokens.py; the last row of each table: no word) and each game's rules (tags.py). */
+typedef struct {
+    const int64_t *rg, *rn, *cards, *nc, *num;        /* per round */
+    const int8_t *kind;                                /* per token */
+    const int32_t *word;
+    /* per word: ranks and suits of up to BID cards, their count, values (4: a number,
+       a result's points) and the count of values */
+    const int64_t *wrank, *wsuit, *wn, *wval, *wcount;
+    const int64_t *players, *N, *limit, *tie, *order, *bidk, *nrounds, *end, *rlen;
+    const int64_t *res;                                /* the Result tag: G x 5 */
+    Py_ssize_t none;                                   /* the no-word row */
+    int several;                                       /* bids of several cards read */
+} Chunk;
+
+/* What play() writes: per round and per game, as engine.Replay holds them. */
+typedef struct {
+    int64_t *prize, *bids, *ranks, *winner, *carried, *pool, *scores, *unclaimed;
+} Played;
+
+static Py_ssize_t word_of(const Chunk *c, int64_t token) {
+    return c->word[token] >= 0 ? c->word[token] : c->none;
+}
+
+/* Reads one place of round r (0: the prize, p: seat p's bid) into its strength; 0 on a
+   problem. Mirrors rules.py's card checks: a card of the game (rank 1..cards:
+   unknown-card), of the place's suit (wrong-suit), one card a prize and bid_cards a bid
+   (bid-count, bid-card-repeated), each card once (card-not-in-hand, prize-repeated). */
+static int read_place(const Chunk *c, Played *o, Py_ssize_t r, Py_ssize_t g, int p,
+                      uint16_t used[SLOTS], int64_t *strength) {
+    int64_t t = c->cards[r * SLOTS + p];
+    if (t < 0 || c->kind[t] != K_CARD) return 0;          /* syntax: not a card */
+    Py_ssize_t w = word_of(c, t);
+    int64_t count = c->wn[w];
+    if (p == 0 ? count != 1 : (c->several ? count != c->bidk[g] : count != 1)) return 0;
+    uint16_t bid = 0;
+    *strength = 0;
+    for (int j = 0; j < count; j++) {
+        int64_t rank = c->wrank[w * BID + j], suit = c->wsuit[w * BID + j];
+        if (rank < 1 || rank > c->N[g] || rank > 13) return 0;
+        if (suit > 0 && PLACE_SUIT[p] > 0 && suit != PLACE_SUIT[p]) return 0;
+        uint16_t bit = (uint16_t)(1u << rank);
+        if ((bid & bit) || (used[p] & bit)) return 0;
+        bid |= bit;
+        *strength += rank;
+        if (p > 0) o->ranks[(r * SEATS + p - 1) * BID + j] = rank;
+    }
+    used[p] |= bid;
+    return 1;
+}
+
+/* Checks and plays the rounds r0..r1 of game g; 0 when any has a problem. Mirrors
+   rules.Game: the round number written (round-number), no round past the last
+   (too-many-rounds), a prize and one bid a player (bid-count), the prize order
+   (prize-order), then the single highest bid takes the pool, a tie carries it (or
+   discards it under the discard rule; the last round's tie is unclaimed). */
+static int play_rounds(const Chunk *c, Played *o, Py_ssize_t g, Py_ssize_t r0,
+                       Py_ssize_t r1) {
+    uint16_t used[SLOTS] = {0};  /* bit k: rank k spent in this place */
+    int64_t P = c->players[g], pool_first = -1, carry = 0;
+    int discard = c->tie[g] == 1;
+    for (Py_ssize_t r = r0; r < r1; r++) {
+        int64_t no = c->rn[r];
+        if (no > c->limit[g] || c->nc[r] != P + 1) return 0;
+        if (c->num[r] >= 0 && c->wval[word_of(c, c->num[r]) * 4] != no) return 0;
+        for (int s = 0; s < SEATS; s++) {
+            o->bids[r * SEATS + s] = -1;
+            for (int j = 0; j < BID; j++) o->ranks[(r * SEATS + s) * BID + j] = -1;
+        }
+        for (int p = 0; p <= P; p++) {
+            int64_t strength;
+            if (!read_place(c, o, r, g, p, used, &strength)) return 0;
+            if (p > 0) {
+                o->bids[r * SEATS + p - 1] = strength;
+                continue;
+            }
+            int64_t want = c->order[g] == 1 ? no : c->order[g] == 2 ? c->N[g] + 1 - no : 0;
+            if (want && strength != want) return 0;
+            o->prize[r] = strength;
+        }
+        if (pool_first < 0 || discard) { pool_first = r; carry = 0; }
+        int64_t top = -2, at = -1, ties = 0;
+        for (int s = 0; s < SEATS; s++) {
+            int64_t b = o->bids[r * SEATS + s];
+            if (b > top) { top = b; at = s; ties = 1; }
+            else if (b == top) ties++;
+        }
+        int64_t w = ties == 1 ? at : -1, value = carry + o->prize[r];
+        o->carried[r] = carry;
+        o->pool[r] = pool_first;
+        o->winner[r] = w;
+        if (w >= 0) {
+            o->scores[g * SEATS + w] += value;
+            pool_first = -1;
+        } else if (discard || no == c->limit[g]) {
+            o->unclaimed[g] += value;
+            pool_first = -1;
+        } else {
+            carry = value;
+        }
+    }
+    return 1;
+}
+
+/* The written results of game g, the terminator's and the Result tag's, against its
+   points; 0 on a problem (result-mismatch, result-unchecked, incomplete). */
+static int results_agree(const Chunk *c, const Played *o, Py_ssize_t g) {
+    int64_t P = c->players[g], lens[2] = {-1, c->rlen[g]}, vals[2][4];
+    int finished = c->nrounds[g] == c->limit[g];
+    if (c->end[g] < 0) return 0;
+    if (c->kind[c->end[g]] == K_RESULT) {
+        Py_ssize_t w = word_of(c, c->end[g]);
+        lens[0] = c->wcount[w];
+        for (int j = 0; j < 4; j++) vals[0][j] = c->wval[w * 4 + j];
+    }
+    for (int j = 0; j < 4; j++) vals[1][j] = c->res[g * 5 + j];
+    for (int which = 0; which < 2; which++) {
+        if (lens[which] < 0) continue;
+        if (!finished || lens[which] != P) return 0;
+        for (int s = 0; s < P; s++)
+            if (vals[which][s] != o->scores[g * SEATS + s]) return 0;
+    }
+    if (finished && lens[0] >= 0 && lens[1] >= 0) {
+        if (lens[0] != lens[1]) return 0;
+        for (int j = 0; j < lens[0] && j < 4; j++)
+            if (vals[0][j] != vals[1][j]) return 0;
+    }
+    return 1;
+}
+
 /* Per round: prize, bids (R x 4), bid ranks (R x 4 x BID), winner, carried in, pool start;
-   per game: scores (G x 4), unclaimed. None when any game has a problem. */
+   per game: scores (G x 4), unclaimed, and whether it has a problem (int8: its rows above
+   are then unset; engine.py replays it). None if the rounds are not in game order. */
 static PyObject *play(PyObject *self, PyObject *args) {
-    Py_buffer b_rg, b_rn, b_cards, b_nc, b_num, b_kind, b_word, b_wrank, b_wsuit, b_wn, b_wval,
-        b_wcount, b_players, b_N, b_limit, b_tie, b_order, b_bidk, b_nrounds, b_end, b_rlen,
-        b_res;
-    int several;
-    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*p", &b_rg, &b_rn,
-                          &b_cards, &b_nc, &b_num, &b_kind, &b_word, &b_wrank, &b_wsuit, &b_wn,
-                          &b_wval, &b_wcount, &b_players, &b_N, &b_limit, &b_tie, &b_order,
-                          &b_bidk, &b_nrounds, &b_end, &b_rlen, &b_res, &several))
+    Py_buffer b[22];
+    Chunk c;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*p", &b[0], &b[1],
+                          &b[2], &b[3], &b[4], &b[5], &b[6], &b[7], &b[8], &b[9], &b[10],
+                          &b[11], &b[12], &b[13], &b[14], &b[15], &b[16], &b[17], &b[18],
+                          &b[19], &b[20], &b[21], &c.several))
         return NULL;
-    Py_buffer *all[] = {&b_rg, &b_rn, &b_cards, &b_nc, &b_num, &b_kind, &b_word, &b_wrank,
-                        &b_wsuit, &b_wn, &b_wval, &b_wcount, &b_players, &b_N, &b_limit,
-                        &b_tie, &b_order, &b_bidk, &b_nrounds, &b_end, &b_rlen, &b_res};
-    const int64_t *rg = b_rg.buf, *rn = b_rn.buf, *cards = b_cards.buf, *nc = b_nc.buf,
-                  *num = b_num.buf;
-    const int8_t *kind = b_kind.buf;
-    const int32_t *word = b_word.buf;
-    /* per word (+1 row for no word): ranks and suits of up to BID cards, their count,
-       values (4: a number, a result's points) and the count of values */
-    const int64_t *wrank = b_wrank.buf, *wsuit = b_wsuit.buf, *wn = b_wn.buf, *wval = b_wval.buf,
-                  *wcount = b_wcount.buf;
-    const int64_t *players = b_players.buf, *N = b_N.buf, *limit = b_limit.buf,
-                  *tie = b_tie.buf, *order = b_order.buf, *bidk = b_bidk.buf,
-                  *nrounds = b_nrounds.buf, *end = b_end.buf, *rlen = b_rlen.buf,
-                  *res = b_res.buf; /* result: G x 5 */
-    Py_ssize_t R = b_rg.len / 8, G = b_players.len / 8, none = b_wn.len / 8 - 1;
-#define WORD_OF(t) (word[t] >= 0 ? word[t] : none) /* the last row: no word */
-    int64_t *prize = malloc(8 * (R + 1)), *bids = malloc(8 * SEATS * (R + 1));
-    int64_t *ranks = malloc(8 * SEATS * BID * (R + 1)), *winner = malloc(8 * (R + 1));
-    int64_t *carried = malloc(8 * (R + 1)), *pool = malloc(8 * (R + 1));
-    int64_t *scores = calloc(SEATS * (G + 1), 8), *unclaimed = calloc(G + 1, 8);
+    c.rg = b[0].buf; c.rn = b[1].buf; c.cards = b[2].buf; c.nc = b[3].buf; c.num = b[4].buf;
+    c.kind = b[5].buf; c.word = b[6].buf; c.wrank = b[7].buf; c.wsuit = b[8].buf;
+    c.wn = b[9].buf; c.wval = b[10].buf; c.wcount = b[11].buf; c.players = b[12].buf;
+    c.N = b[13].buf; c.limit = b[14].buf; c.tie = b[15].buf; c.order = b[16].buf;
+    c.bidk = b[17].buf; c.nrounds = b[18].buf; c.end = b[19].buf; c.rlen = b[20].buf;
+    c.res = b[21].buf;
+    Py_ssize_t R = b[0].len / 8, G = b[12].len / 8;
+    c.none = b[9].len / 8 - 1;
+    Played o = {malloc(8 * (R + 1)), malloc(8 * SEATS * (R + 1)),
+                malloc(8 * SEATS * BID * (R + 1)), malloc(8 * (R + 1)), malloc(8 * (R + 1)),
+                malloc(8 * (R + 1)), calloc(SEATS * (G + 1), 8), calloc(G + 1, 8)};
+    int8_t *bad = calloc(G + 1, 1);
     PyObject *out = NULL;
-    int clean = 1;
-    if (!prize || !bids || !ranks || !winner || !carried || !pool || !scores || !unclaimed) {
+    if (!o.prize || !o.bids || !o.ranks || !o.winner || !o.carried || !o.pool || !o.scores ||
+        !o.unclaimed || !bad) {
         PyErr_NoMemory();
         goto done;
     }
     Py_ssize_t r = 0;
-    for (Py_ssize_t g = 0; g < G && clean; g++) {
-        uint16_t used[SLOTS] = {0};  /* bit k: rank k spent in this place */
-        int64_t P = players[g], n_cards = N[g], pool_first = -1, carry = 0;
-        int discard = tie[g] == 1;
-        for (; r < R && rg[r] == g && clean; r++) {
-            int64_t no = rn[r];
-            if (no > limit[g] || nc[r] != P + 1) { clean = 0; break; }
-            if (num[r] >= 0) {
-                Py_ssize_t w = WORD_OF(num[r]);
-                if (wval[w * 4] != no) { clean = 0; break; }
-            }
-            for (int s = 0; s < SEATS; s++) {
-                bids[r * SEATS + s] = -1;
-                for (int j = 0; j < BID; j++) ranks[(r * SEATS + s) * BID + j] = -1;
-            }
-            for (int p = 0; p <= P && clean; p++) {
-                int64_t t = cards[r * SLOTS + p];
-                if (t < 0 || kind[t] != K_CARD) { clean = 0; break; }
-                Py_ssize_t w = WORD_OF(t);
-                int64_t count = wn[w];
-                if (p == 0 ? count != 1 : (several ? count != bidk[g] : count != 1)) {
-                    clean = 0;
-                    break;
-                }
-                int64_t strength = 0;
-                uint16_t bid = 0;
-                for (int j = 0; j < count; j++) {
-                    int64_t rank = wrank[w * BID + j], suit = wsuit[w * BID + j];
-                    if (rank < 1 || rank > n_cards || rank > 13) { clean = 0; break; }
-                    if (suit > 0 && PLACE_SUIT[p] > 0 && suit != PLACE_SUIT[p]) {
-                        clean = 0;
-                        break;
-                    }
-                    uint16_t bit = (uint16_t)(1u << rank);
-                    if ((bid & bit) || (used[p] & bit)) { clean = 0; break; }
-                    bid |= bit;
-                    strength += rank;
-                    if (p > 0) ranks[(r * SEATS + p - 1) * BID + j] = rank;
-                }
-                used[p] |= bid;
-                if (p == 0) {
-                    int64_t want = order[g] == 1 ? no : order[g] == 2 ? n_cards + 1 - no : 0;
-                    if (want && strength != want) { clean = 0; break; }
-                    prize[r] = strength;
-                } else {
-                    bids[r * SEATS + p - 1] = strength;
-                }
-            }
-            if (!clean) break;
-            /* play: the single highest bid takes the pool */
-            if (pool_first < 0 || discard) { pool_first = r; carry = 0; }
-            int64_t top = -2, at = -1, ties = 0;
-            for (int s = 0; s < SEATS; s++) {
-                int64_t b = bids[r * SEATS + s];
-                if (b > top) { top = b; at = s; ties = 1; }
-                else if (b == top) ties++;
-            }
-            int64_t w = ties == 1 ? at : -1;
-            carried[r] = carry;
-            pool[r] = pool_first;
-            winner[r] = w;
-            int64_t value = carry + prize[r];
-            if (w >= 0) {
-                scores[g * SEATS + w] += value;
-                pool_first = -1;
-            } else if (discard || no == limit[g]) {
-                unclaimed[g] += value;
-                pool_first = -1;
-            } else {
-                carry = value;
-            }
-        }
-        if (!clean) break;
-        /* the written results: the terminator's and the Result tag's */
-        int finished = nrounds[g] == limit[g];
-        int64_t lens[2] = {-1, rlen[g]}, vals[2][4];
-        if (end[g] < 0) { clean = 0; break; }
-        if (kind[end[g]] == K_RESULT) {
-            Py_ssize_t w = WORD_OF(end[g]);
-            lens[0] = wcount[w];
-            for (int j = 0; j < 4; j++) vals[0][j] = wval[w * 4 + j];
-        }
-        for (int j = 0; j < 4; j++) vals[1][j] = res[g * 5 + j];
-        for (int which = 0; which < 2 && clean; which++) {
-            if (lens[which] < 0) continue;
-            if (!finished || lens[which] != P) { clean = 0; break; }
-            for (int s = 0; s < P; s++)
-                if (vals[which][s] != scores[g * SEATS + s]) { clean = 0; break; }
-        }
-        if (clean && finished && lens[0] >= 0 && lens[1] >= 0) {
-            if (lens[0] != lens[1]) clean = 0;
-            for (int j = 0; j < lens[0] && j < 4; j++)
-                if (vals[0][j] != vals[1][j]) clean = 0;
-        }
+    for (Py_ssize_t g = 0; g < G; g++) {
+        Py_ssize_t r1 = r;
+        while (r1 < R && c.rg[r1] == g) r1++;
+        bad[g] = !play_rounds(&c, &o, g, r, r1) || !results_agree(&c, &o, g);
+        r = r1;
     }
-    if (clean && r != R) clean = 0;  /* rounds out of game order: never from rounds() */
-    if (!clean) {
+    if (r != R) {  /* rounds out of game order: never from rounds() */
         out = Py_None;
         Py_INCREF(out);
     } else {
-        out = Py_BuildValue("(NNNNNNNN)", array_of(prize, 8 * R), array_of(bids, 8 * SEATS * R),
-                            array_of(ranks, 8 * SEATS * BID * R), array_of(winner, 8 * R),
-                            array_of(carried, 8 * R), array_of(pool, 8 * R),
-                            array_of(scores, 8 * SEATS * G), array_of(unclaimed, 8 * G));
+        out = Py_BuildValue("(NNNNNNNNN)", array_of(o.prize, 8 * R),
+                            array_of(o.bids, 8 * SEATS * R),
+                            array_of(o.ranks, 8 * SEATS * BID * R), array_of(o.winner, 8 * R),
+                            array_of(o.carried, 8 * R), array_of(o.pool, 8 * R),
+                            array_of(o.scores, 8 * SEATS * G), array_of(o.unclaimed, 8 * G),
+                            array_of(bad, G));
     }
 done:
-    free(prize); free(bids); free(ranks); free(winner); free(carried); free(pool);
-    free(scores); free(unclaimed);
-    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) PyBuffer_Release(all[i]);
+    free(o.prize); free(o.bids); free(o.ranks); free(o.winner); free(o.carried); free(o.pool);
+    free(o.scores); free(o.unclaimed); free(bad);
+    for (int i = 0; i < 22; i++) PyBuffer_Release(&b[i]);
     return out;
-#undef WORD_OF
 }
 
 static PyMethodDef methods[] = {
     {"games", games, METH_VARARGS, "Where the games of a chunk's tokens are."},
     {"rounds", rounds, METH_VARARGS, "The rounds of games without open prizes."},
-    {"play", play, METH_VARARGS, "Checks and play of every round; None on any problem."},
+    {"play", play, METH_VARARGS, "Checks and play of every round, and which games have a problem."},
     {NULL, NULL, 0, NULL},
 };
 

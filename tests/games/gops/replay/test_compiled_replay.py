@@ -45,7 +45,7 @@ def _equal(a, b, where: str) -> None:
 
 def assert_same_replay(data: bytes | memoryview | Tokens) -> bool:
     """Both readings of ``data`` (text, or tokens made of records) agree; returns whether
-    the compiled play was taken."""
+    the compiled play was taken for every game."""
     tokens = data if isinstance(data, Tokens) else tokenize(data)
     got, want = replay_tokens(tokens), reference_replay_tokens(tokens)
     for name, a, b in (("replay", got, want), ("structure", got.structure, want.structure),
@@ -59,8 +59,9 @@ def assert_same_replay(data: bytes | memoryview | Tokens) -> bool:
     mine, theirs = ChunkGames(got, "x"), ChunkGames(want, "x")
     assert mine.problems(games_all) == theirs.problems(games_all)
     assert mine.verdicts().equals(theirs.verdicts())
-    taken = compiled.play(tokens, got.structure, got.tags) is not None
-    if taken:
+    played = compiled.play(tokens, got.structure, got.tags)
+    taken = played is not None and not played.bad.any()
+    if played is not None:  # the valid games' rows come from the compiled pass
         for table in ("games", "game_players", "round_rows", "variant_round_rows"):
             assert mine[table].equals(theirs[table]), table
     return taken
@@ -110,7 +111,19 @@ def test_open_prizes_read_the_same(played, layout, seed):
 def test_spoiled_games_read_the_same(played, data):
     records = [record for _, _, record in played]
     g = data.draw(st.integers(0, len(records) - 1))
-    record = records[g]
+    records[g] = _spoiled(records[g], data)
+    layout = data.draw(st.sampled_from(ALL_LAYOUTS))
+    text = write_games_in_layout(records, layout, data.draw(st.integers(0, 99)))
+    if data.draw(st.booleans()):  # a word cut out of the text
+        words = text.split(b" ")
+        del words[data.draw(st.integers(0, len(words) - 1))]
+        text = b" ".join(words)
+    assert_same_replay(_body(text))
+
+
+def _spoiled(record: GameRecord, data) -> GameRecord:
+    """``record`` with one thing wrong (or, by chance, none): a card, the result, a tag, a
+    round dropped or two swapped."""
     how = data.draw(st.sampled_from(["card", "number", "result", "tag", "drop", "swap"]))
     rounds = list(record.rounds)
     tags = dict(record.tags)
@@ -130,14 +143,27 @@ def test_spoiled_games_read_the_same(played, data):
         del rounds[data.draw(st.integers(0, len(rounds) - 1))]
     elif how == "swap" and len(rounds) > 1:
         rounds[0], rounds[-1] = rounds[-1], rounds[0]
-    records[g] = GameRecord(tags, tuple(rounds), result)
+    return GameRecord(tags, tuple(rounds), result)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(games(), min_size=6, max_size=14),
+       st.lists(variant_games("bids"), min_size=0, max_size=3), st.data())
+def test_a_window_of_good_games_with_scattered_bad_ones_reads_the_same(played, bids, data):
+    """Only the spoiled games go through the diagnostic pass: the valid ones keep the
+    compiled rows, and every field and problem still equals the oracle's."""
+    records = [record for _, _, record in played] + [p[-1] for p in bids]
+    spoiled = data.draw(st.sets(st.integers(0, len(records) - 1), min_size=1, max_size=3))
+    for g in spoiled:
+        records[g] = _spoiled(records[g], data)
     layout = data.draw(st.sampled_from(ALL_LAYOUTS))
-    text = write_games_in_layout(records, layout, data.draw(st.integers(0, 99)))
-    if data.draw(st.booleans()):  # a word cut out of the text
-        words = text.split(b" ")
-        del words[data.draw(st.integers(0, len(words) - 1))]
-        text = b" ".join(words)
-    assert_same_replay(_body(text))
+    text = _body(write_games_in_layout(records, layout, data.draw(st.integers(0, 99))))
+    assert_same_replay(text)
+    tokens = tokenize(text)
+    rep = replay_tokens(tokens)
+    played_now = compiled.play(tokens, rep.structure, rep.tags)
+    assert played_now is not None
+    np.testing.assert_array_equal(played_now.bad, rep.n_problems > 0)
 
 
 _ALPHABET = ['[A "x"]', '[Cards "3"]', '[TieRule "discard"]', '[BidCards "2"]', "1.", "2.",
@@ -188,3 +214,19 @@ def test_a_match_game_with_its_best_of_tag_is_replayed_by_the_compiled_pass():
     assert assert_same_replay(game.encode())
     assert not assert_same_replay(game.replace('[Match "final"]\n', "").encode())
     assert not assert_same_replay(game.replace('"3"]\n[A', '"4"]\n[A').encode())
+
+
+def test_only_the_bad_games_of_a_window_are_diagnosed():
+    good = ('[A "Ann"]\n[B "Bob"]\n[Cards "3"]\n1. 2D 3C AS\n2. 3D AC 3S\n3. AD 2C 2S\n'
+            '2-3\n')
+    wrong_result, wrong_card = good.replace("2-3", "3-2"), good.replace("3. AD", "3. 2D")
+    texts = [good] * 40
+    texts[3], texts[17], texts[39] = wrong_result, wrong_card, wrong_result
+    data = "\n".join(texts).encode()
+    assert not assert_same_replay(data)
+    tokens = tokenize(data)
+    rep = replay_tokens(tokens)
+    played = compiled.play(tokens, rep.structure, rep.tags)
+    assert np.flatnonzero(played.bad).tolist() == [3, 17, 39]
+    assert np.flatnonzero(rep.n_problems).tolist() == [3, 17, 39]
+    assert rep.scores[0].tolist() == [2, 3, 0, 0]  # a valid game: the compiled rows
