@@ -63,36 +63,53 @@ def endgame(report: GameReport, player: str, cards_left: int = ENDGAME_CARDS
                     pool), n
 
 
-def best_response_value(model: OpponentModel, pos: Position, cards: int, carry: bool) -> float:
+def best_response_value(model: OpponentModel, pos: Position, cards: int, carry: bool,
+                        mixes: dict | None = None) -> float:
     """A's expected points over the rounds left, replying best to B drawn from ``model``
-    (a shuffled prize pile: each prize left equally likely next)."""
+    (a shuffled prize pile: each prize left equally likely next).
 
-    @cache
-    def mix(hand: tuple[int, ...], prize: int, pot: int, rest: tuple[int, ...]):
-        return model.distribution(prize, pot, list(hand), list(rest), cards)
+    ``mixes`` keeps the model's answers between calls (one dict per model and deck size:
+    the endgames of one player ask many of the same situations). The last round needs no
+    model: B's one card is played with probability 1, so its value is the pot won or lost.
+    """
+    if mixes is None:
+        mixes = {}
+
+    def mix(hand: tuple[int, ...], prize: int, pot: int, rest: tuple[int, ...]
+            ) -> list[tuple[int, float, tuple[int, ...]]]:
+        key = (hand, prize, pot, rest)
+        found = mixes.get(key)
+        if found is None:
+            probs = model.distribution(prize, pot, list(hand), list(rest), cards)
+            mass = sum(probs.values()) or 1.0
+            found = [(y, p / mass, tuple(c for c in hand if c != y))
+                     for y, p in probs.items() if p > 0]
+            mixes[key] = found
+        return found
 
     @cache
     def value(a: tuple[int, ...], b: tuple[int, ...], prizes: tuple[int, ...], pool: int
               ) -> float:
-        if not a:
-            return 0.0
+        if len(a) == 1:
+            pot = pool + prizes[0]
+            return float(pot if a[0] > b[0] else -pot if a[0] < b[0] else 0)
+        replies = [(x, tuple(c for c in a if c != x)) for x in a]
         total = 0.0
         for prize in prizes:
             rest = tuple(p for p in prizes if p != prize)
             pot = pool + prize
             probs = mix(b, prize, pot, rest)
-            mass = sum(probs.values()) or 1.0
             best = -math.inf
-            for x in a:
-                a_rest = tuple(c for c in a if c != x)
+            for x, a_rest in replies:
                 mean = 0.0
-                for y, p in probs.items():
-                    if p <= 0:
-                        continue
-                    gain = pot if x > y else -pot if x < y else 0
-                    carried = pot if x == y and carry and rest else 0
-                    b_rest = tuple(c for c in b if c != y)
-                    mean += p / mass * (gain + value(a_rest, b_rest, rest, carried))
+                for y, share, b_rest in probs:
+                    if x > y:
+                        mean += share * (pot + value(a_rest, b_rest, rest, 0))
+                    elif x < y:
+                        mean += share * (-pot + value(a_rest, b_rest, rest, 0))
+                    else:
+                        carried = pot if carry else 0
+                        mean += share * (0 + value(a_rest, b_rest, rest, carried))
                 best = max(best, mean)
             total += best
         return total / len(prizes)
@@ -106,6 +123,7 @@ def baseline(reports: Sequence[GameReport], player: str, model: OpponentModel,
     """The baseline over the endgames of ``reports`` (most recent last; the last
     :data:`ENDGAMES` used) that the solver covers; None when there is none."""
     gaps, eqs, brs = [], [], []
+    mixes: dict[int, dict] = {}  # the model's answers, by deck size
     for report in reversed(reports):
         if len(gaps) >= ENDGAMES:
             break
@@ -120,7 +138,8 @@ def baseline(reports: Sequence[GameReport], player: str, model: OpponentModel,
             continue
         pos, cards = found
         eq = tablebase(None).solver(setting).value(pos)
-        br = best_response_value(model, pos, cards, setting.tie_rule is TieRule.CARRY)
+        br = best_response_value(model, pos, cards, setting.tie_rule is TieRule.CARRY,
+                                 mixes.setdefault(cards, {}))
         eqs.append(eq)
         brs.append(br)
         gaps.append(br - eq)
@@ -141,10 +160,11 @@ def player_baseline(con: duckdb.DuckDBPyConnection, player: str, frame: pl.DataF
     one row per bid, with ``game_id`` and ``date``): the latest :data:`ENDGAMES` by date."""
     from gops_records.core.games_query import GameFilter
     from gops_records.games.gops.export import iter_records
-    from gops_records.games.gops.validate import validate_game
+    from gops_records.games.gops.validate import validate_games
 
     games = frame.select("game_id", "date").unique("game_id").sort("date", "game_id",
                                                                   nulls_last=False)
     recent = tuple(games["game_id"].tail(ENDGAMES).to_list())
-    reports = [validate_game(r) for r in iter_records(con, GameFilter(game_ids=recent))]
+    # one replay of all of them (a replay per game paid its fixed cost 40 times)
+    reports = validate_games(list(iter_records(con, GameFilter(game_ids=recent))))
     return baseline(reports, player, model)

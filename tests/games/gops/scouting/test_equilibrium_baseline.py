@@ -70,3 +70,52 @@ def test_baseline_of_recorded_games_against_a_high_bidder() -> None:
                                     "best_response_value", "exploitability",
                                     "exploitability_ci", "start_value"}
     assert "guarantees" in "\n".join(found.text_lines())
+
+
+class Lopsided:
+    """A model whose mix depends on every part of the situation (a hash of it)."""
+
+    def distribution(self, prize, pool_value, hand, upcoming, cards):
+        rng = random.Random(hash((prize, pool_value, tuple(hand), tuple(upcoming), cards)))
+        weights = [rng.random() + (0.0 if rng.random() < 0.2 else 0.05) for _ in hand]
+        return dict(zip(hand, weights, strict=True))
+
+
+def plain_best_response(model, a, b, prizes, pool, cards, carry) -> float:
+    """The best response's value by its definition: no cache, no shortcut."""
+    if not a:
+        return 0.0
+    total = 0.0
+    for prize in prizes:
+        rest = [p for p in prizes if p != prize]
+        pot = pool + prize
+        probs = model.distribution(prize, pot, list(b), rest, cards)
+        mass = sum(probs.values())
+        best = -float("inf")
+        for x in a:
+            mean = 0.0
+            for y, p in probs.items():
+                gain = pot if x > y else -pot if x < y else 0
+                carried = pot if x == y and carry and rest else 0
+                mean += p / mass * (gain + plain_best_response(
+                    model, [c for c in a if c != x], [c for c in b if c != y], rest, carried,
+                    cards, carry))
+            best = max(best, mean)
+        total += best
+    return total / len(prizes)
+
+
+@pytest.mark.parametrize("carry", [True, False])
+def test_best_response_with_shared_answers_equals_its_definition(carry) -> None:
+    # the answers kept between endgames and the last round's shortcut change no value
+    rng = random.Random(11)
+    model, shared = Lopsided(), {}
+    for _ in range(12):
+        k = rng.choice([1, 2, 3, 4])
+        a, b, p = (sorted(rng.sample(range(1, 9), k)) for _ in range(3))
+        pool = rng.choice([0, 0, 3, 7])
+        pos = Position(frozenset(a), frozenset(b), frozenset(p), pool)
+        fast = best_response_value(model, pos, 8, carry, shared)
+        assert fast == pytest.approx(plain_best_response(model, a, b, p, pool, 8, carry),
+                                     rel=1e-12, abs=1e-12)
+    assert shared  # the model's answers were kept
