@@ -50,6 +50,8 @@ MAX_WINDOW_TOKENS = 1_500_000
 #: Worker processes for files of more than this many default windows (smaller files are
 #: read in process: starting a worker costs about a second).
 PARALLEL_FROM = 3
+#: The environment variable polars reads, once, when it is imported.
+_POLARS_THREADS = "POLARS_MAX_THREADS"
 _CUT = re.compile(rb"(?<=[\s])(?:[0-9]+(?:-[0-9]+)+|\*)(?=[\s])")
 _WS = re.compile(rb"[\s]")
 
@@ -245,6 +247,24 @@ def _main_hidden() -> Iterator[None]:
             sys.modules["__main__"] = main
 
 
+@contextmanager
+def _worker_threads(workers: int) -> Iterator[None]:
+    """While worker processes may start: their polars thread pool capped to their share
+    of the cores (a worker starts with this environment and imports polars after it).
+    Uncapped, each of two workers ran as many threads as there are cores, and they
+    competed with each other and with the caller for them."""
+    share = str(max(1, (os.cpu_count() or 1) // max(1, workers)))
+    before = os.environ.get(_POLARS_THREADS)
+    os.environ[_POLARS_THREADS] = share
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(_POLARS_THREADS, None)
+        else:
+            os.environ[_POLARS_THREADS] = before
+
+
 def _parallel(data: bytes | memoryview, source: str, finish: Finish, chunk_bytes: int,
               workers: int, pool: Executor) -> Iterator[Window]:
     """Windows read ahead by the workers; a wrong guess is read again from its last game."""
@@ -254,7 +274,7 @@ def _parallel(data: bytes | memoryview, source: str, finish: Finish, chunk_bytes
     while pos < size or pending:
         while pos < size and len(pending) <= workers:
             end = window_end(data, pos, chunk_bytes)
-            with _main_hidden():
+            with _main_hidden(), _worker_threads(workers):
                 future = pool.submit(read_window, bytes(data[pos:end]), end >= size, source,
                                      line, finish)
             pending.append((pos, end, line, future))

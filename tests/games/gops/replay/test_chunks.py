@@ -20,3 +20,19 @@ def test_a_window_ends_right_after_a_terminator():
     end = window_end(data, 0, len(game) * 10 + 5)
     assert data[:end].endswith(b"2-3")
     assert data[:end].count(b"2-3") == 11
+
+
+def test_a_worker_runs_polars_on_its_share_of_the_cores():
+    import multiprocessing
+    import os
+
+    import polars as pl
+
+    from gops_records.games.gops.replay import chunks
+
+    share = max(1, (os.cpu_count() or 1) // 2)
+    before = os.environ.get("POLARS_MAX_THREADS")
+    with chunks._main_hidden(), chunks._worker_threads(2), \
+            multiprocessing.get_context("spawn").Pool(1) as pool:
+        assert pool.apply(pl.thread_pool_size) == share
+    assert os.environ.get("POLARS_MAX_THREADS") == before  # the caller's is left alone
