@@ -143,3 +143,52 @@ def test_unreachable_scheduler_is_a_plain_message(sources, tmp_path):
     with pytest.raises(SchedulerUnreachable, match="cannot reach the Dask scheduler at "
                        "tcp://127.0.0.1:9"):
         build([sources], tmp_path / "lake", scheduler="tcp://127.0.0.1:9")
+
+
+def test_next_months_files_add_only_their_games(sources, database, tmp_path):
+    """Built in two steps (the samples, then everything), the lake is the same; the
+    second commit adds only the games the first did not hold."""
+    first = build([sources / "samples"], tmp_path / "lake", workers=2)
+    both = build([sources], tmp_path / "lake", workers=2)
+    assert first.commits == [1] and both.commits == [2]
+    # the samples, and copy/same-games.gops (a sample's bytes)
+    assert both.files_unchanged == len(list((sources / "samples").iterdir())) + 1
+    con = lake.connect(tmp_path / "lake")
+    got = _answers(con)
+    added = con.execute("SELECT count(*) FROM games WHERE import_id = 2").fetchone()[0]
+    hands = con.execute("SELECT count(*) FROM gin_hands WHERE import_id = 2").fetchone()[0]
+    con.close()
+    want = _db_answers(database)
+    assert {k: v for k, v in got.items() if k != "results"} == \
+        {k: v for k, v in want.items() if k != "results"}
+    assert added + hands == both.games_new
+    assert 0 < added < got["games"]
+
+
+def test_files_no_commit_names_are_not_read(sources, tmp_path):
+    """What a killed build leaves (staged files, whole files moved into a partition but
+    never committed, a commit's temporary file) changes no answer."""
+    build([sources / "samples"], tmp_path / "lake", workers=2)
+    con = lake.connect(tmp_path / "lake")
+    before = _answers(con)
+    con.close()
+    games = next((tmp_path / "lake" / "games").rglob("*.parquet"))
+    shutil.copy(games, games.with_name("part-orphan-0.parquet"))
+    (tmp_path / "lake" / lake.STAGING / "00000002-dead").mkdir(parents=True)
+    shutil.copy(games, tmp_path / "lake" / lake.STAGING / "00000002-dead" / "x.parquet")
+    (tmp_path / "lake" / lake.COMMITS / ".half.tmp").write_text('{"number": 2, "fi')
+    con = lake.connect(tmp_path / "lake")
+    assert _answers(con) == before
+    con.close()
+    again = build([sources / "samples"], tmp_path / "lake", workers=2)
+    assert again.commits == []
+
+
+def test_a_commit_number_taken_meanwhile_is_refused(tmp_path):
+    root = lake.create(tmp_path / "lake")
+    commit = lake.Commit(1, "2026-12-01 10:00:00", "2026-12-01 10:00:01", (), ())
+    lake.write_commit(root, commit)
+    with pytest.raises(lake.LakeError, match="another build committed 00000001.json"):
+        lake.write_commit(root, commit)
+    assert [c.number for c in lake.commits(root)] == [1]
+    assert not list((root / lake.COMMITS).glob(".*.tmp"))
