@@ -366,7 +366,9 @@ def game_bids_chart(bids: pl.DataFrame) -> alt.LayerChart:
         x=x, y=alt.Y("value:Q", title="card value / points", axis=COUNT, stack=None),
         opacity=alt.Opacity("what:N", title="on offer", sort=offer,
                             scale=alt.Scale(domain=offer, range=[0.3, 0.85]),
-                            legend=alt.Legend(orient="bottom")),
+                            # the subtitle says which bar is which; a second legend
+                            # beside the players' pushed their names off the chart
+                            legend=None),
         order=alt.Order("kind:N"),
         tooltip=[alt.Tooltip("round_no", title="round"), alt.Tooltip("what:N", title="what"),
                  alt.Tooltip("value:Q", title="value")])

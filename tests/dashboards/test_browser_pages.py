@@ -223,6 +223,7 @@ def test_a_phone_shows_the_key_columns_and_readable_head_to_head(samples, browse
         assert shown[:2] == ["round", "prize"] and "taken by" in shown, shown
         assert all(p in shown for p in players), (players, shown)
         assert set(players) <= set(legend(page, "Bids against"))  # who is which colour
+        assert legend_right_edge(page, "Bids against") <= PHONE  # names not cut off
         caption = page.get_by_test_id("stMain").get_by_text(
             re.compile(r"^Game g[0-9a-f]{8} ")).first.inner_text()
         assert not re.search(r"\d{15,}", caption), caption  # no 20-digit id
