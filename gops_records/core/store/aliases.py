@@ -158,6 +158,21 @@ def known_names(con: duckdb.DuckDBPyConnection, kind: NameKind, game: str | None
     return counts
 
 
+def stored_spellings(con: duckdb.DuckDBPyConnection, kind: NameKind, game: str | None = None
+                     ) -> set[str]:
+    """The spellings :func:`known_names` counts, without counting them: a name's lookup
+    needs no counts, and counting each name's games over a million games cost 0.45 s of
+    CPU against 0.12 s for the names alone."""
+    out: set[str] = set()
+    for g, names in game_names():
+        if game is not None and g.name != game:
+            continue
+        rows = con.execute(f"SELECT DISTINCT name FROM ({names.source(kind)}) "
+                           "WHERE name IS NOT NULL").fetchall()
+        out.update(name for name, in rows)
+    return out
+
+
 def _stored(con: duckdb.DuckDBPyConnection, typed: str, kind: NameKind | None,
             other_than: str | None = None) -> tuple[NameKind, str]:
     """The kind and stored spelling ``typed`` names (exact spelling first, then by key),
@@ -248,14 +263,18 @@ def merged_counts(counts: Mapping[str, int], found: Iterable[Alias], kind: NameK
 
 
 def resolve_typed(con: duckdb.DuckDBPyConnection, kind: NameKind, typed: Iterable[str],
-                  game: str | None = None) -> tuple[str, ...]:
+                  game: str | None = None, stored: Iterable[str] | None = None
+                  ) -> tuple[str, ...]:
     """Every stored spelling typed names name (case, accents and spacing ignored) and the
     names the views show for them: a filter's list that works on the merged views and on
-    the stored tables alike. :class:`UnknownName` (with close names) for one naming none."""
+    the stored tables alike. :class:`UnknownName` (with close names) for one naming none.
+    ``stored``: :func:`stored_spellings` when the caller has it already."""
     from gops_records.core.names import resolve
 
     found = aliases(con)
-    known = list(known_names(con, kind, game)) + [a.alias for a in found if a.kind is kind]
+    if stored is None:
+        stored = known_names(con, kind, game)
+    known = list(stored) + [a.alias for a in found if a.kind is kind]
     what = str(kind)
     listed_by = ("gops players" if kind is NameKind.PLAYER else "gops events") + (
         f" --game {game}" if game else "")
@@ -279,9 +298,9 @@ def resolve_one(con: duckdb.DuckDBPyConnection, kind: NameKind, typed: str,
     player: ``gops scout marta``): its exact spelling if stored, else the one name of its
     key. :class:`UnknownName` for none (with close names) or for several spellings no
     alias joins (saying how to join them)."""
-    found = resolve_typed(con, kind, [typed], game=game)
+    visible = stored_spellings(con, kind, game)  # read once: a scan of every game
+    found = resolve_typed(con, kind, [typed], game=game, stored=sorted(visible))
     shown = list(dict.fromkeys(canonical(aliases(con), kind, n) for n in found))
-    visible = set(known_names(con, kind, game))
     shown = [n for n in shown if n in visible] or shown
     if typed in shown or len(shown) == 1:
         return typed if typed in shown else shown[0]
