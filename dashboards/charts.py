@@ -169,10 +169,13 @@ def rate_with_ci(df: pl.DataFrame, x: str, *, title: str, x_title: str, y_title:
     axis = alt.Axis(labelLimit=200, labelOverlap=False) if horizontal else alt.Axis(labelAngle=0)
     # Room right of 100% for the count of a bar that reaches it (it was cut at the edge).
     room = alt.Scale(domain=[0, 1.15], nice=False) if horizontal else alt.Undefined
+    # ... and ticks up to 100% only (a wide chart drew one at 110%)
+    rate_axis = alt.Axis(format="%", values=[0, 0.2, 0.4, 0.6, 0.8, 1]) if horizontal else RATE
     base = alt.Chart(df).encode(**{cat: Cat(f"{x}:{xt}", title=x_title,
                                             sort=sort or "ascending", axis=axis)})
     rule = base.mark_rule(strokeWidth=2, color=BLUE).encode(
-        **{val: Val("ci_low:Q", title=y_title, axis=RATE, scale=room), f"{val}2": "ci_high:Q"},
+        **{val: Val("ci_low:Q", title=y_title, axis=rate_axis, scale=room),
+           f"{val}2": "ci_high:Q"},
         tooltip=tooltip)
     dots = base.mark_point(filled=True, size=70, color=BLUE).encode(
         **{val: f"{rate}:Q"}, tooltip=tooltip)

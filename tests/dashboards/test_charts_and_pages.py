@@ -96,6 +96,8 @@ def test_who_waits_for_gin_writes_every_players_name_however_narrow():
         assert sorted(text for text, _, _ in drawn) == SEVEN, width
         ys = sorted(y for _, _, y in drawn)  # one name a row, never on top of another
         assert min(b - a for a, b in zip(ys, ys[1:], strict=False)) >= 12, ys
+        ticks = axis_labels(to_svg(chart).decode(), "ways out that are gin")
+        assert max(int(t.rstrip("%")) for t, _, _ in ticks) <= 100, ticks  # none past 100%
     spec = gin_charts.gin_share_chart(table).to_dict()
     # best gin share at the top; the counts stay beside the bars
     assert spec["layer"][0]["encoding"]["y"]["sort"][:2] == ["Hana Sato", "Jonas Berg"]
