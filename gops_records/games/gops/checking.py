@@ -22,7 +22,12 @@ import polars as pl
 from gops_records.core.problems import Problem
 from gops_records.core.store.frames import errors_column
 from gops_records.core.verdicts import ECHO_CHARS, Checked, problem_lines
-from gops_records.games.gops.replay.chunks import CHUNK_BYTES, read_file, record_body
+from gops_records.games.gops.replay.chunks import (
+    CHECK_PARALLEL_FROM,
+    CHUNK_BYTES,
+    read_file,
+    record_body,
+)
 from gops_records.games.gops.replay.frames import ChunkGames, LongGame
 from gops_records.games.gops.roundlogs import RoundLogError, round_log_games
 
@@ -114,7 +119,8 @@ def check_bytes(data: bytes, source: str, encoding: str = "utf-8", *,
     body = record_body(data, encoding, source)
     done = 0
     finish = functools.partial(_finish, readable=readable)
-    for window in read_file(body, source, finish, workers=workers, chunk_bytes=chunk_bytes):
+    for window in read_file(body, source, finish, workers=workers, chunk_bytes=chunk_bytes,
+                            parallel_from=CHECK_PARALLEL_FROM):
         checked: Checked = window.payload
         if done:
             checked.verdicts = checked.verdicts.with_columns(pl.col("game") + done)

@@ -48,8 +48,15 @@ KEPT_BYTES = 1 << 16
 #: a window of dense text (a hostile line of 3-byte tokens) is made smaller.
 MAX_WINDOW_TOKENS = 1_500_000
 #: Worker processes for files of more than this many default windows (smaller files are
-#: read in process: starting a worker costs about a second).
+#: read in process: starting a worker costs about a second). Measured for ``gops import``
+#: (its windows are made into store frames): 5 windows (107k games) 10.6 s wall in
+#: process, 6.1 s with two workers.
 PARALLEL_FROM = 3
+#: The same for ``gops validate``, whose windows cost little more than the compiled
+#: reader: 10 windows (200k games) 2.5 s wall, 3.0 CPU-s in process against 2.3-3.8 s,
+#: 4.6 CPU-s with two workers; 50 windows (1M) 22.8 s wall in process, 18.2 s with them
+#: (load about 6 on 2 cores).
+CHECK_PARALLEL_FROM = 16
 #: The environment variable polars reads, once, when it is imported.
 _POLARS_THREADS = "POLARS_MAX_THREADS"
 _CUT = re.compile(rb"(?<=[\s])(?:[0-9]+(?:-[0-9]+)+|\*)(?=[\s])")
@@ -197,16 +204,20 @@ def _partial_tail(data: bytes) -> int:
 
 
 def read_file(data: bytes | memoryview, source: str, finish: Finish, *,
-              chunk_bytes: int = CHUNK_BYTES, workers: int | None = None) -> Iterator[Window]:
+              chunk_bytes: int = CHUNK_BYTES, workers: int | None = None,
+              parallel_from: int = PARALLEL_FROM) -> Iterator[Window]:
     """Every game of ``data`` (UTF-8 record text without a BOM), window by window, each
     made into a payload by ``finish`` (a module-level function: it runs in the workers).
+
+    Workers (unless ``workers`` says how many) read files of more than
+    ``parallel_from`` default windows.
 
     ``source_game`` numbers in the payloads count from 1 in each window: the caller
     adds the games of the windows before (``Window.games``). Line numbers are the file's.
     """
     size = len(data)
     if workers is None:  # worker processes pay off for files of several full windows
-        workers = min(2, os.cpu_count() or 1) if size > PARALLEL_FROM * CHUNK_BYTES else 0
+        workers = min(2, os.cpu_count() or 1) if size > parallel_from * CHUNK_BYTES else 0
     if not workers:
         pos = line = 0
         while pos < size:
