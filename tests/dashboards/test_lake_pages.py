@@ -3,13 +3,14 @@ the same metrics, tables and titles as over a database imported from the same fi
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from gops_records.core.importer import import_paths
-from gops_records.core.lake.build import build
 from gops_records.core.samples import samples_folder
 
 APP = Path(__file__).resolve().parents[2] / "dashboards" / "app.py"
@@ -23,7 +24,11 @@ TIMEOUT = 60
 def stores(tmp_path_factory) -> tuple[Path, Path]:
     """A lake and a database of the samples."""
     root = tmp_path_factory.mktemp("lake-pages")
-    build([samples_folder()], root / "lake", workers=2)
+    # in a process of its own: after AppTest has run a page, this process's __main__ is
+    # the app script, which Dask's spawned workers would run again
+    subprocess.run([sys.executable, "-m", "gops_records", "lake", "build",
+                    str(samples_folder()), "--lake", str(root / "lake"), "--workers", "2"],
+                   check=True, capture_output=True)
     import_paths([samples_folder()], root / "db.duckdb")
     return root / "lake", root / "db.duckdb"
 

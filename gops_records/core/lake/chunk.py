@@ -217,7 +217,7 @@ def _write(con: duckdb.DuckDBPyConnection, tables: list[str], kind: str, chunk: 
             f"coalesce(strftime(d.date, '%Y'), '{NO_DATE}') AS year, "
             f"coalesce(strftime(d.date, '%m'), '{NO_DATE}') AS month "
             f"FROM (SELECT *, rowid AS rowid_ FROM {name} WHERE rowid >= {start}) t "
-            f"{dated} ORDER BY t.rowid_) TO '{out}' "
+            f"{dated}) TO '{out}' "
             f"(FORMAT parquet, PARTITION_BY (game, year, month), OVERWRITE_OR_IGNORE, "
             f"FILENAME_PATTERN '{prefix}-{{i}}')")
         for written in sorted(out.rglob(f"{prefix}-*.parquet")):
