@@ -100,6 +100,47 @@ def dashboard(lake: Path, repeats: int) -> list[tuple[str, float, float]]:
     return out
 
 
+def commit_costs(appends: int = 100) -> str:
+    """Our manifest against deltalake (if installed: ``pip install deltalake``): seconds
+    an append of a 1,000-row file, and to list the files of ``appends`` commits."""
+    try:
+        from deltalake import DeltaTable, write_deltalake
+    except ImportError:
+        return "deltalake not installed: pip install deltalake to compare the commits"
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from gops_records.core.store import lake
+
+    table = pa.table({"game_id": pa.array(range(1000), pa.uint64()),
+                      "x": pa.array(range(1000), pa.int64())})
+    with tempfile.TemporaryDirectory() as tmp:
+        started = time.perf_counter()
+        for _ in range(appends):
+            write_deltalake(f"{tmp}/delta", table, mode="append")
+        delta = time.perf_counter() - started
+        started = time.perf_counter()
+        delta_files = len(DeltaTable(f"{tmp}/delta").file_uris())
+        delta_list = time.perf_counter() - started
+        root = lake.create(Path(tmp) / "own")
+        (root / "t").mkdir()
+        started = time.perf_counter()
+        for i in range(appends):
+            path = f"t/part-{i}.parquet"
+            pq.write_table(table, root / path)
+            with open(root / path, "rb") as data:
+                os.fsync(data.fileno())
+            lake.write_commit(root, lake.Commit(i + 1, "", "", (lake.DataFile("t", path, 1000),),
+                                                ()))
+        own = time.perf_counter() - started
+        started = time.perf_counter()
+        own_files = len(lake.files_by_table(root)["t"])
+        own_list = time.perf_counter() - started
+    return (f"{appends} appends of 1,000 rows: deltalake {delta / appends * 1000:.1f} ms each, "
+            f"ours {own / appends * 1000:.1f} ms each; listing {delta_files} / {own_files} "
+            f"files {delta_list * 1000:.1f} / {own_list * 1000:.1f} ms")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200_000)
@@ -141,6 +182,7 @@ def main() -> None:
           f"unchanged, commits {rebuilt.commits or 'none'}) |")
     print(f"| 1 billion games on 100 cores (estimate from the per-core rate) | "
           f"{billion_hours:.1f} h |")
+    print(f"| commits, ours against deltalake | {commit_costs()} |")
     for page, first, change in pages:
         print(f"| dashboard over the lake, {page}: first load / filter change | "
               f"{first:.2f} s / {change:.2f} s |")
