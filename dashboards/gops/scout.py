@@ -220,13 +220,15 @@ def show_counter(report: ScoutReport) -> None:
     cols[2].metric("A uniformly random reply", f"{c.random.mean:+.1f}",
                    help=f"Points per game; 95% interval ± {1.96 * c.random.stderr:.1f}")
     cols[3].metric("Gain from exploiting them",
-                   f"{c.exploit.mean:+.1f}" if report.can_tell else "cannot tell",
+                   f"{c.exploit_estimate:+.1f}" if report.can_tell else "cannot tell",
                    exploit_delta(c), delta_color="off",
                    help="The counter's points per game minus the generic strategy's, game "
-                        "by game: what scouting this player is worth. The interval is "
-                        "cross-fitted: what a counter made from some of the games gains in "
-                        "games its model never saw, simulation error included. Below "
-                        f"{MIN_GAMES_TO_TELL} games it cannot tell.")
+                        "by game: what scouting this player is worth, measured where it "
+                        "counts: what a counter made from some of the games gains in games "
+                        "its model never saw (cross-fitted, simulation error included; the "
+                        "figure is its interval's centre, so it can be below counter minus "
+                        "generic above, which is measured on the model the counter was "
+                        f"planned on). Below {MIN_GAMES_TO_TELL} games it cannot tell.")
     st.markdown(exploit_sentence(report))
     left, _ = st.columns([3, 2])
     ui.chart(charts.gain_chart(gain_frame(report), report.player), "scout-gains", where=left)
@@ -251,12 +253,12 @@ def exploit_sentence(report: ScoutReport) -> str:
     low, high = c.exploit_ci if c.exploit_ci is not None else (
         c.exploit.mean - 1.96 * c.exploit.stderr, c.exploit.mean + 1.96 * c.exploit.stderr)
     if low > 0:
-        verdict = (f"Exploiting {name} pays: the counter gains {c.exploit.mean:+.1f} points "
+        verdict = (f"Exploiting {name} pays: the counter gains {c.exploit_estimate:+.1f} points "
                    f"per game over {escape_md(GENERIC_NAME)} (95% CI {low:+.1f} to "
                    f"{high:+.1f}).")
     elif high < 0:
         verdict = (f"Against {name}, {escape_md(GENERIC_NAME)} does better than the counter "
-                   f"({-c.exploit.mean:.1f} points per game).")
+                   f"({-c.exploit_estimate:.1f} points per game).")
     else:
         verdict = (f"Exploiting {name} adds no clear gain over {escape_md(GENERIC_NAME)} "
                    f"(95% CI {low:+.1f} to {high:+.1f} points per game): play the generic "

@@ -140,6 +140,16 @@ class CounterStrategy:
     def exploit_gain_per_game(self) -> float:
         return self.exploit.mean
 
+    @property
+    def exploit_estimate(self) -> float:
+        """The exploit as the report states it: the centre of its interval. Cross-fitted,
+        that is the folds' mean (what a counter gains in games its model never saw), not
+        the optimistic gain against the model it was planned on, which can lie outside
+        the interval; otherwise the exploit itself."""
+        if self.interval == "cross-fitted" and self.exploit_ci is not None:
+            return sum(self.exploit_ci) / 2
+        return self.exploit.mean
+
     def as_json(self) -> dict:
         ci = None if self.exploit_ci is None else [round(x, 2) for x in self.exploit_ci]
         return {"description": self.description,
@@ -147,6 +157,7 @@ class CounterStrategy:
                 "random_gain_per_game": round(self.random.mean, 2),
                 "generic_gain_per_game": round(self.generic.mean, 2),
                 "exploit_gain_per_game": round(self.exploit.mean, 2),
+                "exploit_gain_estimate": round(self.exploit_estimate, 2),
                 "exploit_gain_ci": ci,
                 "generic_strategy": GENERIC,
                 "simulated_games": self.counter.games,
@@ -240,7 +251,7 @@ class ScoutReport:
         few games, that the report cannot tell (with the figure against the model)."""
         c = self.counter
         if self.can_tell:
-            return f"{c.exploit.mean:+.1f} points per game{exploit_span(c)}"
+            return f"{c.exploit_estimate:+.1f} points per game{exploit_span(c)}"
         g = self.games
         return (f"cannot tell on {g} game{'s' * (g != 1)} (at least {MIN_GAMES_TO_TELL} "
                 f"needed); against a model of so few games it is {c.exploit.mean:+.1f} "

@@ -84,7 +84,8 @@ def test_json_keeps_the_contract_keys_and_adds_the_new_ones(reports):
                                    "random_gain_per_game", "generic_gain_per_game",
                                    "exploit_gain_per_game", "exploit_gain_ci",
                                    "generic_strategy", "simulated_games",
-                                   "exploit_gain_ci_method", "exploit_gain_ci_folds"}
+                                   "exploit_gain_ci_method", "exploit_gain_ci_folds",
+                                   "exploit_gain_estimate"}
     assert doc["small_sample"] is False
     low, high = doc["habits"][0]["ci"]
     assert low <= doc["habits"][0]["rate"] <= high

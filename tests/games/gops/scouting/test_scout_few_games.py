@@ -57,6 +57,14 @@ def test_enough_games_tell(sim_con):
     assert report.can_tell and report.exploit_verdict == "gains"
     assert "cannot tell" not in report.text()
     assert "in games its model never saw (cross-fitted)" in report.text()
+    # the figure stated is the interval's centre, never outside it (the optimistic gain
+    # against the model the counter was planned on may be)
+    c = report.counter
+    low, high = c.exploit_ci
+    assert low <= c.exploit_estimate <= high
+    assert c.exploit_estimate == pytest.approx(sum(c.fold_exploits) / len(c.fold_exploits))
+    assert f"{c.exploit_estimate:+.1f} points per game" in report.text()
+    assert report.as_json()["counter"]["exploit_gain_estimate"] == round(c.exploit_estimate, 2)
 
 
 def test_the_cli_says_it_cannot_tell(club_db):
