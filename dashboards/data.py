@@ -34,19 +34,20 @@ TTL_SECONDS = 300
 MAX_ENTRIES = 128
 LOCK_WAIT_SECONDS = 8.0
 
-#: (size, mtime_ns) of the database file and of its write-ahead log.
-Stamp = tuple[int, int, int, int]
+#: (size, mtime_ns) of the database file, of its write-ahead log and of a lake's commits
+#: folder (a Parquet lake is a folder: each build adds a file to ``_commits``).
+Stamp = tuple[int, int, int, int, int, int]
 T = TypeVar("T")
 
 
 def stamp(db: str | Path) -> Stamp:
     """A cheap fingerprint of the database files: changes whenever an import commits."""
     out: list[int] = []
-    for path in (Path(db), Path(f"{db}.wal")):
+    for path in (Path(db), Path(f"{db}.wal"), Path(db) / "_commits"):
         try:
             info = os.stat(path)
             out += [info.st_size, info.st_mtime_ns]
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):  # no such file (a db has no _commits)
             out += [-1, -1]
     return tuple(out)  # type: ignore[return-value]
 
