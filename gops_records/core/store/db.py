@@ -151,7 +151,10 @@ def connect(path: str | Path | None = None, *, read_only: bool = False,
         if not read_only:
             raise DatabaseUnusable(f"{db} is a Parquet lake: add files to it with "
                                    "gops lake build SRC --lake DIR")
-        con = lake.connect(db)
+        try:
+            con = lake.connect(db)
+        except (lake.LakeError, duckdb.Error) as exc:  # e.g. a commit or data file damaged
+            raise DatabaseUnusable(f"cannot read the lake at {db}: {exc}") from exc
         if merged:
             aliases.install(con)
         return con

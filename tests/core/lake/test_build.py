@@ -192,3 +192,13 @@ def test_a_commit_number_taken_meanwhile_is_refused(tmp_path):
         lake.write_commit(root, commit)
     assert [c.number for c in lake.commits(root)] == [1]
     assert not list((root / lake.COMMITS).glob(".*.tmp"))
+
+
+def test_a_damaged_commit_is_a_plain_error(tmp_path):
+    from gops_records.core.store.db import DatabaseUnusable
+    from gops_records.core.store.db import connect as open_store
+
+    root = lake.create(tmp_path / "lake")
+    (root / lake.COMMITS / "00000001.json").write_text("{not json")
+    with pytest.raises(DatabaseUnusable, match="cannot read the lake at .*unreadable commit"):
+        open_store(root, read_only=True)
