@@ -42,7 +42,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not 
 #: navigation label -> (path, title, charts on the page) on the club database.
 PAGES = {
     "Session": ("/", "Session results", 1),
-    "Players": ("/players", "Players", 5),
+    "Players": ("/players", "Players", 7),  # 2 of them: rating history, calibration
     "Scout": ("/scout", "Scout", 4),
     "Ties and pools": ("/ties", "Ties and pools", 7),
     "Head-to-head": ("/h2h", "Head-to-head", 1),
