@@ -137,6 +137,13 @@ def _selected(where: str) -> str:
 _SEAT_BIDS = "list_slice([r.cards_a, r.cards_b, r.cards_c, r.cards_d], 1, sel.n_players)"
 
 
+def _takes(takes: list[int | None] | None) -> tuple[CardToken | None, ...] | None:
+    """Each seat's take as written (``[OpenTakes "each"]``; None for other games)."""
+    if takes is None:
+        return None
+    return tuple(CardToken(t) if t else None for t in takes)
+
+
 def _bid(cards: list[int]) -> CardToken | BidToken:
     tokens = tuple(map(CardToken, cards))
     return tokens[0] if len(tokens) == 1 else BidToken(tokens)
@@ -149,11 +156,13 @@ def iter_records(con: duckdb.DuckDBPyConnection, selection: GameFilter | None = 
     where, params = gops_where(selection or GameFilter())
     result = con.execute(
         _selected(where) + "SELECT sel.n, CASE WHEN coalesce(r.round_no, 1) = 1 THEN sel.tags "
-        f"END, sel.result, r.prize, {_SEAT_BIDS}, r.comment, r.revealed, r.taken FROM sel "
-        "LEFT JOIN rounds r USING (game_id) ORDER BY sel.n, r.round_no", params)
+        f"END, sel.result, r.prize, {_SEAT_BIDS}, r.comment, r.revealed, r.taken, t.takes "
+        "FROM sel LEFT JOIN rounds r USING (game_id) "
+        "LEFT JOIN round_takes t ON t.game_id = r.game_id AND t.round_no = r.round_no "
+        "ORDER BY sel.n, r.round_no", params)
     current, tags, points, rounds = None, {}, None, []
     while rows := result.fetchmany(batch_rows):
-        for n, game_tags, result_text, prize, bids, comment, revealed, taken in rows:
+        for n, game_tags, result_text, prize, bids, comment, revealed, taken, takes in rows:
             if n != current:
                 if current is not None:
                     yield GameRecord(tags, tuple(rounds), points)
@@ -167,7 +176,8 @@ def iter_records(con: duckdb.DuckDBPyConnection, selection: GameFilter | None = 
             else:  # an open-prize round: what its top-up revealed, and the prize taken
                 rounds.append(RoundRecord(CardToken(taken) if taken else None,
                                           tuple(map(_bid, bids)), comment,
-                                          revealed=tuple(map(CardToken, revealed))))
+                                          revealed=tuple(map(CardToken, revealed)),
+                                          takes=_takes(takes)))
     if current is not None:
         yield GameRecord(tags, tuple(rounds), points)
 

@@ -90,9 +90,13 @@ def read_rounds(profile: RuleProfile, rounds: Sequence[RoundResult],
     running = [0] * len(players)
     out = []
     for r in rounds:
-        if r.winner is not None:
-            running[r.winner] += r.pool_value
+        running = [score + gain for score, gain in zip(running, r.gains, strict=False)]
         by = players[r.winner] if r.winner is not None else tie_text(profile, r)
+        taken = rank_name(r.taken) if r.taken else "-"
+        if r.takes:  # every bidder takes ([OpenTakes "each"]): each seat's take, in order
+            taken = " ".join(rank_name(t) if t else "-" for t in r.takes)
+            takers = [players[s] for s, t in enumerate(r.takes) if t]
+            by = ", ".join(takers) if takers else (by if r.winner is None else "-")
         cells: dict[str, str | int] = {"round": r.round_no, "score": "-".join(map(str, running))}
         if profile.open_prizes is None:
             cells |= {"prize": rank_name(r.prize),
@@ -101,7 +105,7 @@ def read_rounds(profile: RuleProfile, rounds: Sequence[RoundResult],
         else:
             cells |= {"revealed": "(" + " ".join(rank_name(c) for c in r.revealed) + ")",
                       "row": " ".join(rank_name(c) for c in r.pool_cards),
-                      "taken": rank_name(r.taken) if r.taken else "-", "by": by,
+                      "taken": taken, "by": by,
                       "set aside": rank_name(r.discarded) if r.discarded else ""}
         out.append(RoundCells(cells, tuple(bid_text(r, s) for s in range(len(players)))))
     return out

@@ -326,6 +326,17 @@ FROM (SELECT game_id, list(struct_pack(round_no := round_no, prize := prize,
 WHERE games.game_id = c.game_id;
 """
 
+#: Version 16: every bidder's take (``[OpenTakes "each"]``), one row per round of such a
+#: game: each seat's prize taken in seat order, NULL for a seat that took nothing. A table
+#: of its own, so other games cost nothing and rounds keep their columns.
+_V16_ROUND_TAKES = """
+CREATE TABLE IF NOT EXISTS round_takes (
+    game_id   UBIGINT NOT NULL,
+    round_no  TINYINT NOT NULL,
+    takes     TINYINT[] NOT NULL
+);
+"""
+
 #: Gops's steps of the schema, by version (the registry part ``"schema"``).
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema: imports, games, game_players, rounds, bids, rejects", _V1,
@@ -342,4 +353,6 @@ MIGRATIONS: tuple[Migration, ...] = (
                   "game_players", _V11_SEAT_PLAYERS),
     Migration(12, "games.carried_pools: the rounds of a classic game with a carried pool",
               _V12_CARRIED_POOLS),
+    Migration(16, "round_takes: every bidder's take in games read with OpenTakes each",
+              _V16_ROUND_TAKES, tables=("round_takes",)),
 )

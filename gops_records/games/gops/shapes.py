@@ -38,6 +38,9 @@ VARIANT_ROUND_ROWS_SCHEMA = {**ROUND_ROWS_SCHEMA,
                              "cards_c": pl.List(pl.Int8), "cards_d": pl.List(pl.Int8),
                              "revealed": pl.List(pl.Int8), "taken": pl.Int8,
                              "discarded": pl.Int8}
+#: Every bidder's take (table ``round_takes``): the rounds of games read with
+#: ``[OpenTakes "each"]``, each seat's prize taken in seat order (null: none).
+ROUND_TAKES_SCHEMA = {"game_id": pl.UInt64, "round_no": pl.Int8, "takes": pl.List(pl.Int8)}
 #: The variant_round_rows columns holding each seat's cards.
 CARDS_COLUMNS = ("cards_a", "cards_b", "cards_c", "cards_d")
 #: The rounds columns holding the bids of seats A..D.

@@ -39,6 +39,7 @@ _CHILD_KEYS = {
     "game_players": ["game_id", "seat"],
     "round_rows": ["game_id", "round_no"],
     "variant_round_rows": ["game_id", "round_no"],
+    "round_takes": ["game_id", "round_no"],
 }
 
 

@@ -44,7 +44,7 @@ def replay_tokens(tokens: Tokens) -> Replay:
                      tokens.tag_value, games.count)
     open_game = tags.open_prizes != 0
     if open_game.any():
-        return replay(tokens, find_rounds(tokens, games, open_game), tags)
+        return replay(tokens, find_rounds(tokens, games, open_game, tags.each_takes), tags)
     return compiled.replay(tokens, compiled.find_rounds(tokens, games), tags)
 
 
@@ -55,7 +55,7 @@ def reference_replay_tokens(tokens: Tokens) -> Replay:
     games = find_games(tokens, seats)
     tags = read_tags(tokens.tag_index, games.game[tokens.tag_index], names,
                      tokens.tag_value, games.count)
-    structure = find_rounds(tokens, games, tags.open_prizes != 0)
+    structure = find_rounds(tokens, games, tags.open_prizes != 0, tags.each_takes)
     return replay(tokens, structure, tags)
 
 

@@ -39,6 +39,7 @@ from gops_records.games.gops.notation.tokens import (
 )
 from gops_records.games.gops.notation.writer import format_result
 from gops_records.games.gops.replay.open_prizes import follow_rows
+from gops_records.games.gops.replay.open_takes import check_takes, read_takes
 from gops_records.games.gops.replay.problems import Problems
 from gops_records.games.gops.replay.structure import (
     CARD,
@@ -100,6 +101,9 @@ class Replay:
     reveal_round: np.ndarray
     reveal_rank: np.ndarray
     reveal_first: np.ndarray
+    #: [OpenTakes "each"]: (R, 4) each seat's take in played rounds (0: none; None when
+    #: the chunk has no such game)
+    takes: np.ndarray | None = None
 
     @property
     def count(self) -> int:
@@ -199,11 +203,21 @@ def replay(tokens: Tokens, structure: Structure, tags: Tags) -> Replay:
     n_cards, round_token, tok = s.n_cards[lr], s.round_token[lr], s.cards[lr]
     opn = s.open_round[lr] if len(lr) else np.zeros(0, bool)
     any_open = bool(opn.any())
-    count_ok = n_cards == P + 1
-    short = np.flatnonzero(~count_ok)
+    each = tags.each_takes[rg] & opn if s.take_token is not None else np.zeros(len(lr), bool)
+    any_each = bool(each.any())
+    count_ok = n_cards == np.where(each, 2 * P, P + 1)
+    takes_off = ~count_ok & each & (n_cards >= P)  # the bids are there, the takes are not
+    short = np.flatnonzero(~count_ok & ~takes_off)
     problems.add("bid-count", rg[short], start[round_token[short]], rn[short],
                  lambda i: _bid_count(int(rn[short[i]]), int(n_cards[short[i]]) - 1,
-                                      int(P[short[i]]), bool(opn[short[i]])))
+                                      int(P[short[i]]), bool(opn[short[i]]),
+                                      bool(each[short[i]])))
+    off_takes = np.flatnonzero(takes_off)
+    problems.add("take-mismatch", rg[off_takes], start[round_token[off_takes]],
+                 rn[off_takes],
+                 lambda i: _takes_count(int(rn[off_takes[i]]),
+                                        int(n_cards[off_takes[i]] - P[off_takes[i]]),
+                                        int(P[off_takes[i]])))
 
     # -- what each place holds --------------------------------------------------------
     has = tok >= 0
@@ -342,9 +356,23 @@ def replay(tokens: Tokens, structure: Structure, tags: Tags) -> Replay:
         alone = ((bids == top[:, None]) & seats).sum(axis=1) == 1
         open_winner = np.where(alone, bids.argmax(axis=1), -1)
         taken = np.where(dash[:, 0], 0, np.where(legal[:, 0, 0], rank[:, 0], -1))
+        read = None
+        if any_each:
+            take_token = np.where(each[:, None], s.take_token[lr], -1)
+            read = read_takes(problems, ctx, t, take_token, rg, rn)
+            faulty |= read.faulty
         rows = follow_rows(problems, ctx, t, s, tags, lr, opn, taken, open_winner, bids_ok,
-                           bids)
+                           bids, each if any_each else None,
+                           read.rank if read is not None else None)
         faulty |= rows.faulty
+        if read is not None:
+            faulty |= check_takes(problems, ctx, t, take_token, read.rank, rg, rn, P, bids,
+                                  rows.ordered, tags.tie_rule[rg] == 1,
+                                  rows.ordered_rounds)
+            took = np.where(each[:, None] & (read.rank > 0), read.rank, 0)
+            prize = np.where(each, np.where(open_winner >= 0, took[np.arange(len(lr)),
+                                                                   np.maximum(open_winner, 0)],
+                                            0), prize)
         row, discarded = rows.row, rows.discarded
         reveal = (lr[rows.reveal_round], rows.reveal_rank, rows.reveal_first)
 
@@ -367,8 +395,11 @@ def replay(tokens: Tokens, structure: Structure, tags: Tags) -> Replay:
     if any_open:
         op = np.flatnonzero(played & opn)
         winner[op] = open_winner[op]
-        won = op[open_winner[op] >= 0]
+        won = op[(open_winner[op] >= 0) & ~each[op]]
         np.add.at(scores, (rg[won], open_winner[won]), prize[won])
+        if any_each:
+            chose = op[each[op]]
+            np.add.at(scores, rg[chose], took[chose])
         unclaimed += np.bincount(rg[op], weights=discarded[op], minlength=G).astype(np.int64)
         over_games = np.flatnonzero((tags.open_prizes != 0) & (s.n_rounds >= tags.rounds))
         unclaimed[over_games] = tags.cards[over_games] * (tags.cards[over_games] + 1) // 2 \
@@ -397,12 +428,16 @@ def replay(tokens: Tokens, structure: Structure, tags: Tags) -> Replay:
         out_ranks = out_bids[:, :, None]
     if any_open:
         out_row[lr], out_discarded[lr] = row, discarded
+    out_takes = None
+    if any_each:
+        out_takes = np.zeros((R, MAX_PLAYERS), np.int64)
+        out_takes[lr] = np.where(played[:, None], took, 0)
     _results(problems, t, s, tags, scores, first_skipped, dirty)
     n_problems = problems.per_game(G)
     return Replay(tokens, structure, tags, problems, n_problems, tags.cards, tags.tie_rule,
                   tags.prize_order, s.players, s.n_rounds, scores, unclaimed, first_skipped,
                   out_prize, out_bids, out_played, out_winner, out_carried, out_pool,
-                  out_ranks, out_row, out_discarded, *reveal)
+                  out_ranks, out_row, out_discarded, *reveal, takes=out_takes)
 
 
 @dataclass(frozen=True)
@@ -458,7 +493,20 @@ def _number_text(token: str) -> str:
     return digits if len(digits) <= 12 else digits[:9] + "..."
 
 
-def _bid_count(round_no: int, bids: int, players: int, open_prizes: bool = False) -> str:
+def _takes_count(round_no: int, takes: int, players: int) -> str:
+    return (f"round {round_no} gives {takes} {'take' if takes == 1 else 'takes'} after its "
+            f"bids; with every bidder choosing ([OpenTakes \"each\"]) each of the {players} "
+            "seats writes one (a prize, or - for none)")
+
+
+def _bid_count(round_no: int, bids: int, players: int, open_prizes: bool = False,
+               each: bool = False) -> str:
+    if each:
+        cards = bids + 1
+        noun = "card" if cards == 1 else "cards"
+        return (f"round {round_no} has {cards} {noun} after its revealed prizes; {players} "
+                f"players need {players} bids, then {players} takes (a prize or -), one "
+                "per seat")
     if open_prizes:
         cards = bids + 1
         noun = "card" if cards == 1 else "cards"
@@ -598,6 +646,9 @@ def _round_of_tokens(s: Structure, t: Tokens) -> np.ndarray:
     nt = s.number_token >= 0
     of[s.number_token[nt]] = s.round_no[nt]
     of[s.reveal_token] = s.round_no[s.reveal_round]
+    if s.take_token is not None:
+        tr = np.flatnonzero(s.take_token.ravel() >= 0) // s.take_token.shape[1]
+        of[s.take_token.ravel()[s.take_token.ravel() >= 0]] = s.round_no[tr]
     is_round = (s.role == CARD) | (s.role == NUMBER)
     is_round[s.reveal_token] = True
     is_round[s.empty_numbers] = False
@@ -607,8 +658,16 @@ def _round_of_tokens(s: Structure, t: Tokens) -> np.ndarray:
     prev = np.maximum(last, 0)
     same = (last >= 0) & (s.game[prev] == s.game)
     full = np.zeros(n, bool)
-    full_rounds = s.n_cards == s.players[s.round_game] + 1
-    last_cards = s.cards[np.arange(len(s.round_game)), np.maximum(s.n_cards - 1, 0)]
+    players = s.players[s.round_game]
+    full_rounds = s.n_cards == players + 1
+    last_cards = s.cards[np.arange(len(s.round_game)),
+                         np.minimum(np.maximum(s.n_cards - 1, 0), MAX_SLOTS - 1)]
+    if s.take_token is not None:  # a round where every bidder takes ends at its last take
+        each = s.take_token[:, 0] >= 0
+        full_rounds = np.where(each, s.n_cards == 2 * players, full_rounds)
+        last_take = s.take_token[np.arange(len(s.round_game)),
+                                 np.clip(players - 1, 0, s.take_token.shape[1] - 1)]
+        last_cards = np.where(each, last_take, last_cards)
     full[last_cards[full_rounds & (s.n_cards > 0)]] = True
     other = ~is_round & same
     of[other] = of[prev[other]] + full[prev[other]]

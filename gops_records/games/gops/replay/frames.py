@@ -1,6 +1,6 @@
 """Store frames of a replayed chunk, column by column: games, game_players, round_rows,
-rejects, variant_round_rows (the rounds of games of the variants; shaped like the DuckDB
-tables, see docs/schema.md).
+rejects, variant_round_rows (the rounds of games of the variants), round_takes (every
+bidder's take, ``[OpenTakes "each"]``); shaped like the DuckDB tables, see docs/schema.md.
 
 A game's id is the MD5 of its key text (computed in DuckDB, many at once): its tags
 but ``Result``, sorted by name, and the ranks of its rounds, so the same game written
@@ -38,10 +38,12 @@ from gops_records.games.gops.shapes import (
     GAMES_SCHEMA,
     PLAYERS_SCHEMA,
     ROUND_ROWS_SCHEMA,
+    ROUND_TAKES_SCHEMA,
     VARIANT_ROUND_ROWS_SCHEMA,
 )
 
-TABLES = ("games", "game_players", "round_rows", "rejects", "variant_round_rows")
+TABLES = ("games", "game_players", "round_rows", "rejects", "variant_round_rows",
+          "round_takes")
 _local = threading.local()
 _SEAT_TEXT = pl.Series(list(SEATS))
 
@@ -258,9 +260,39 @@ class ChunkGames:
         opened = rep.structure.open_round[r] if len(r) else np.zeros(0, bool)
         if opened.any():  # an open-prize round: its revealed prizes first, (1 4 5)
             parts.insert(0, self._revealed_text(r, opened))
+        if rep.takes is not None:  # every bidder takes: the takes last, /5 - 4
+            parts.append(self._takes_text(r))
         text = pl.select(pl.concat_str(parts, separator=",", ignore_nulls=True)).to_series()
         round_text = _lists(text.to_arrow(), self._round_game, n).list.join(";")
         return pl.select(pl.concat_str([tag_text, pl.lit("\x1e"), round_text])).to_series()
+
+    def _takes_text(self, r: np.ndarray) -> pl.Series:
+        """Each of the rounds ``r``'s takes as ``/5 - 4`` (``[OpenTakes "each"]``; null for
+        rounds of other games)."""
+        rep = self.rep
+        games = rep.structure.round_game[r]
+        each = rep.tags.each_takes[games]
+        players = rep.players[games]
+        texts = [("/" + " ".join(str(int(x)) if x > 0 else "-"
+                                 for x in rep.takes[i, :players[j]])) if each[j] else None
+                 for j, i in enumerate(r.tolist())]
+        return pl.Series(texts, dtype=pl.String)
+
+    def _round_takes(self) -> pl.DataFrame:
+        """Each seat's take in the rounds of games where every bidder takes (``[OpenTakes
+        "each"]``): one list a round in seat order, null for a seat that took nothing."""
+        rep, r = self.rep, self._rounds
+        if rep.takes is None or not len(r):
+            return pl.DataFrame(schema=ROUND_TAKES_SCHEMA)
+        games = rep.structure.round_game[r]
+        keep = np.flatnonzero(rep.tags.each_takes[games])
+        players = rep.players[games[keep]]
+        takes = [[int(x) or None for x in rep.takes[r[k], :players[j]]]
+                 for j, k in enumerate(keep.tolist())]
+        return pl.DataFrame({"game_id": self._ids.gather(self._round_game[keep]),
+                             "round_no": rep.structure.round_no[r[keep]],
+                             "takes": pl.Series(takes, dtype=pl.List(pl.Int8))},
+                            schema=ROUND_TAKES_SCHEMA)
 
     def _revealed_text(self, r: np.ndarray, opened: np.ndarray) -> pl.Series:
         """Each of the rounds ``r``'s revealed prizes as ``(1 4 5)`` (null for rounds of
@@ -551,6 +583,9 @@ class LongGame(ChunkGames):
     def _variant_round_rows(self) -> pl.DataFrame:
         return pl.DataFrame(schema=VARIANT_ROUND_ROWS_SCHEMA)
 
+    def _round_takes(self) -> pl.DataFrame:
+        return pl.DataFrame(schema=ROUND_TAKES_SCHEMA)
+
     def game_ids(self) -> pl.Series:
         return pl.Series("game_id", [], dtype=pl.UInt64)
 
@@ -579,7 +614,8 @@ class Frames(Mapping[str, pl.DataFrame]):
                     "game_players": pl.DataFrame(schema=PLAYERS_SCHEMA),
                     "round_rows": pl.DataFrame(schema=ROUND_ROWS_SCHEMA),
                     "rejects": rejects,
-                    "variant_round_rows": pl.DataFrame(schema=VARIANT_ROUND_ROWS_SCHEMA)},
+                    "variant_round_rows": pl.DataFrame(schema=VARIANT_ROUND_ROWS_SCHEMA),
+                    "round_takes": pl.DataFrame(schema=ROUND_TAKES_SCHEMA)},
                    pl.Series("game_id", [], dtype=pl.UInt64))
 
     def shift(self, games: int) -> None:

@@ -46,6 +46,10 @@ class OpenPlay:
     reveal_rank: np.ndarray
     reveal_first: np.ndarray
     reveal_token: np.ndarray
+    #: [OpenTakes "each"]: the rounds whose takes can be checked (readable bids, one
+    #: readable take per seat), and each one's row after its top-up in the order revealed
+    ordered_rounds: np.ndarray | None = None
+    ordered: list[list[int]] | None = None
 
 
 def bits_of(mask: int) -> list[int]:
@@ -55,11 +59,15 @@ def bits_of(mask: int) -> list[int]:
 
 def follow_rows(problems: Problems, ctx, t: Tokens, s: Structure, tags: Tags,
                 lr: np.ndarray, opn: np.ndarray, taken: np.ndarray, winner: np.ndarray,
-                bids_ok: np.ndarray, strengths: np.ndarray) -> OpenPlay:
+                bids_ok: np.ndarray, strengths: np.ndarray, each: np.ndarray | None = None,
+                takes: np.ndarray | None = None) -> OpenPlay:
     """Check and follow the rows of the open-prize rounds among the checked rounds ``lr``
     (``opn`` marks them). ``taken`` is each round's prize taken (0 for ``-``, -1 when
     unreadable or missing); ``winner`` the single highest bidder (-1 on a tie) where
-    ``bids_ok``; ``strengths`` the bids (for messages)."""
+    ``bids_ok``; ``strengths`` the bids (for messages). ``each`` marks the rounds where
+    every bidder takes (``[OpenTakes "each"]``; their ``taken`` is -1) and ``takes`` (L, 4)
+    each seat's take (0 for ``-``, -1 unreadable): under discard a shared top bid first sets
+    aside the most recently revealed prize, then every take in the row leaves it."""
     start = t.start
     L = len(lr)
     rg, rn = s.round_game[lr], s.round_no[lr]
@@ -149,6 +157,8 @@ def follow_rows(problems: Problems, ctx, t: Tokens, s: Structure, tags: Tags,
         row[g] |= bits[now]
         revealed[g] += np.bitwise_count(bits[now])
         row_after[now] = row[g]
+        if each is not None and each[now].any():
+            _each_step(row, seq, now, g, each, takes, winner, discard, discarded, cards)
         take = legal_taken[now]
         t_bit = _BIT[np.where(take, taken[now], 0)]
         held = take & ((row[g] & t_bit) > 0)
@@ -193,7 +203,34 @@ def follow_rows(problems: Problems, ctx, t: Tokens, s: Structure, tags: Tags,
     faulty = reveal_bad.copy()
     for found in (miscount, nothing, on_tie, missing):
         faulty[found] = True
-    return OpenPlay(faulty, row_after, discarded, vr, rank, first, vt)
+    if each is None:
+        return OpenPlay(faulty, row_after, discarded, vr, rank, first, vt)
+    seats = np.arange(takes.shape[1])[None, :] < s.players[rg][:, None]
+    checkable = np.flatnonzero(each & bids_ok & ((takes >= 0) | ~seats).all(axis=1))
+    ordered = [sorted(bits_of(int(row_after[i])), key=lambda r, g=int(rg[i]): seq[g, r])
+               for i in checkable.tolist()]
+    return OpenPlay(faulty, row_after, discarded, vr, rank, first, vt, checkable, ordered)
+
+
+def _each_step(row: np.ndarray, seq: np.ndarray, now: np.ndarray, g: np.ndarray,
+               each: np.ndarray, takes: np.ndarray, winner: np.ndarray, discard: np.ndarray,
+               discarded: np.ndarray, cards: np.ndarray) -> None:
+    """One round number's step of the rows for the rounds where every bidder takes: a
+    shared top bid under discard sets aside the latest revealed prize still in the row,
+    then each take written that is in the row leaves it (as written)."""
+    e = each[now]
+    drop = e & (winner[now] < 0) & discard[g] & (row[g] > 0)
+    if drop.any():
+        dg = g[drop]
+        member = (row[dg][:, None] & _BIT[None, :]) > 0
+        latest = np.argmax(np.where(member, seq[dg], -2), axis=1)
+        discarded[now[drop]] = latest
+        row[dg] &= ~_BIT[latest]
+    for seat in range(takes.shape[1]):
+        tk = takes[now, seat]
+        ok = e & (tk > 0) & (tk <= cards[g])
+        bit = _BIT[np.where(ok, tk, 0)]
+        row[g] = np.where(ok & ((row[g] & bit) > 0), row[g] & ~bit, row[g])
 
 
 _SUIT_NAMES = {1: "diamonds", 2: "clubs", 3: "spades", 4: "hearts"}

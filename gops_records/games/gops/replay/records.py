@@ -4,7 +4,8 @@ built in Python), so they are checked and played by the same replay.
 Each record becomes what its text would be: its tags, then each round as a round
 number (its written one, or its place) followed by its cards (a bid of several cards as
 one token; an open-prize round's revealed prizes between ``(`` and ``)``, the bids, and
-the prize taken or ``-``), then its terminator.
+the prize taken or ``-``, or with ``[OpenTakes "each"]`` each seat's take), then its
+terminator.
 Each token keeps the record's own line and column. A card the source could not read
 (rank 0) keeps its place without a message: the source reported it already. A record
 whose source had a syntax problem gets a silent mark, so its written result is not
@@ -113,7 +114,13 @@ def record_tokens(records: Sequence[GameRecord]) -> Tokens:
                 b.add(Kind.WORD, span, _CLOSE, fallback)
             for bid in rnd.bids:
                 b.bid(bid, fallback)
-            if rnd.revealed is not None:
+            if rnd.revealed is not None and rnd.takes is not None:  # every bidder takes
+                for take in rnd.takes:
+                    if take is None:
+                        b.add(Kind.WORD, span, _DASH, fallback)
+                    else:
+                        b.card(take, fallback)
+            elif rnd.revealed is not None:
                 if rnd.prize is None:
                     b.add(Kind.WORD, span, _DASH, fallback)
                 else:

@@ -19,6 +19,7 @@ from gops_records.games.gops.report import GameReport
 from gops_records.games.gops.rules import (
     PRIZE_ORDERS,
     TIE_RULES,
+    OpenTakes,
     Outcome,
     PrizeOrder,
     RoundResult,
@@ -118,9 +119,11 @@ def game_reports(rep: Replay, games: np.ndarray | None = None, line_offset: int 
             if opened:
                 row = tuple(sorted(bits_of(int(rep.row[r])), key=seq.__getitem__))
                 taken = int(rep.prize[r]) or None
+                takes = () if not profile.each_takes else tuple(
+                    int(x) or None for x in rep.takes[r, :players])
                 played.append(RoundResult(int(s.round_no[r]), int(rep.prize[r]), bids, row, 0,
                                           w if w >= 0 else None, cards, shown.get(r, ()), taken,
-                                          int(rep.discarded[r]) or None, True))
+                                          int(rep.discarded[r]) or None, True, takes))
                 continue
             pool = [int(rep.prize[x]) for x in range(int(rep.pool_start[r]), r + 1)
                     if rep.played[x]]
@@ -145,7 +148,15 @@ def _profile(rep: Replay, g: int) -> RuleProfile:
     return RuleProfile(cards, int(rep.players[g]), TieRule(TIE_RULES[rep.tie_rule[g]]),
                        PrizeOrder(PRIZE_ORDERS[rep.prize_order[g]]),
                        bid_cards if bid_cards <= cards else 1,
-                       open_prizes if 2 <= open_prizes <= cards else None)
+                       open_prizes if 2 <= open_prizes <= cards else None,
+                       _open_takes(rep, g, 2 <= open_prizes <= cards))
+
+
+def _open_takes(rep: Replay, g: int, open_row: bool) -> OpenTakes:
+    """Who takes from game ``g``'s open row (the single winner unless it reads
+    ``[OpenTakes "each"]`` with a readable row)."""
+    each = open_row and bool(rep.tags.each_takes[g])
+    return OpenTakes.EACH if each else OpenTakes.WINNER
 
 
 def _reveals(rep: Replay, r0: int, r1: int) -> tuple[dict[int, int], dict[int, tuple[int, ...]]]:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gops_records.games.gops.notation.tokens import Group, Kind, Shape, Tokens
+from gops_records.games.gops.rules import MAX_PLAYERS
 
 # the role each token plays in the structure
 TAG, NUMBER, CARD, END, NEUTRAL, COMMENT = range(6)
@@ -112,6 +113,9 @@ class Structure:
     odd_why: np.ndarray    # that lacks its '('), why (NO_OPEN, ...), and its round
     odd_round: np.ndarray
     open_token: np.ndarray  # open prizes: per round its '(' token, -1 (empty: no open game)
+    #: [OpenTakes "each"]: per round (R, 4) the token of each seat's take, -1 (None: no
+    #: such game read)
+    take_token: np.ndarray | None = None
 
     @property
     def count(self) -> int:
@@ -229,16 +233,18 @@ class _Rounds:
     odd_why: np.ndarray
     odd_round: np.ndarray
     open_token: np.ndarray
+    take_token: np.ndarray | None = None
 
 
 def _empty(dtype=np.int64) -> np.ndarray:
     return np.zeros(0, dtype)
 
 
-def find_rounds(tokens: Tokens, games: Games, open_game: np.ndarray | None = None
-                ) -> Structure:
+def find_rounds(tokens: Tokens, games: Games, open_game: np.ndarray | None = None,
+                each_game: np.ndarray | None = None) -> Structure:
     """The rounds of the games found by :func:`find_games`; ``open_game`` marks the games
-    with open prizes (none when None)."""
+    with open prizes (none when None), ``each_game`` those of them where every bidder
+    takes a prize (``[OpenTakes "each"]``: one take per seat after the bids)."""
     g = games
     role, game, players = g.role, g.game, g.players
     n = len(role)
@@ -252,8 +258,9 @@ def find_rounds(tokens: Tokens, games: Games, open_game: np.ndarray | None = Non
         group = np.zeros(n, np.int64)
         opened = np.flatnonzero(tok_open)
         group[opened] = tokens.group_of(opened)
+        each = each_game if each_game is not None else np.zeros(g.count, bool)
         parts.append(_open_rounds(tokens, np.flatnonzero(tok_open & (round_like | (group > 0))),
-                                  game, players, role, group))
+                                  game, players, role, group, each))
     rounds = _merge(parts)
     n_games = g.count
     round_game = rounds.game
@@ -277,7 +284,8 @@ def find_rounds(tokens: Tokens, games: Games, open_game: np.ndarray | None = Non
                      round_game, round_no, rounds.cards, rounds.n_cards, rounds.number_token,
                      round_token, rounds.empty_numbers, g.seat_tags, g.first_significant,
                      comment_round, open_game, rounds.reveal_token, rounds.reveal_round,
-                     rounds.odd_token, rounds.odd_why, rounds.odd_round, rounds.open_token)
+                     rounds.odd_token, rounds.odd_why, rounds.odd_round, rounds.open_token,
+                     rounds.take_token)
 
 
 def find_structure(tokens: Tokens, seat_of_tag: np.ndarray,
@@ -308,6 +316,11 @@ def _merge(parts: list[_Rounds]) -> _Rounds:
         return [tokens[o], *(x[o] for x in others)]
 
     reveal_token, reveal_round = sort_by(joined("reveal_token"), moved("reveal_round"))
+    takes = [p.take_token for p in parts if p.take_token is not None]
+    take_token = np.concatenate([
+        p.take_token if p.take_token is not None
+        else np.full((len(p.first_token), MAX_PLAYERS), -1, np.int64) for p in parts]
+    )[order] if takes else None
     odd_token, odd_why, odd_round = sort_by(joined("odd_token"), joined("odd_why"),
                                             moved("odd_round"))
     return _Rounds(joined("game")[order], first[order], joined("cards")[order],
@@ -316,7 +329,7 @@ def _merge(parts: list[_Rounds]) -> _Rounds:
                    reveal_round, odd_token, odd_why, odd_round,
                    np.concatenate([p.open_token if len(p.open_token) == len(p.first_token)
                                    else np.full(len(p.first_token), -1, np.int64)
-                                   for p in parts])[order])
+                                   for p in parts])[order], take_token)
 
 
 def _classic_rounds(rt: np.ndarray, game: np.ndarray, players: np.ndarray, role: np.ndarray
@@ -360,13 +373,15 @@ def _classic_rounds(rt: np.ndarray, game: np.ndarray, players: np.ndarray, role:
 
 
 def _open_rounds(tokens: Tokens, rt: np.ndarray, game: np.ndarray, players: np.ndarray,
-                 role: np.ndarray, group: np.ndarray) -> _Rounds:
+                 role: np.ndarray, group: np.ndarray, each_game: np.ndarray) -> _Rounds:
     """Rounds of games with open prizes: ``rt`` are their round numbers, cards and
     open-prize words (``group`` their flags, per token).
 
     After the ``)`` come the bids, then the prize taken. A round with fewer cards there
     than players + 1 keeps its last one as the prize taken when it is ``-`` or written in
-    diamonds, else takes them all as bids (the prize taken is missing)."""
+    diamonds, else takes them all as bids (the prize taken is missing). In a game where
+    every bidder takes (``each_game``) the bids are followed by one take per seat, in seat
+    order (``take_token``); there is no single prize taken."""
     rgame = game[rt]
     grp = group[rt]
     is_num = (role[rt] == NUMBER) & (grp == 0)  # '3)' closes a group here
@@ -392,7 +407,9 @@ def _open_rounds(tokens: Tokens, rt: np.ndarray, game: np.ndarray, players: np.n
     k = card_rank - card_rank[seg_first][seg]  # a card's place among its segment's cards
     seg_cards = np.bincount(seg[is_card], minlength=n_seg)
     inside = np.bincount(seg[is_card & (pos <= first_close[seg])], minlength=n_seg)
-    slots = players[seg_game] + 1
+    seg_each = each_game[seg_game]
+    seg_players = players[seg_game]
+    slots = np.where(seg_each, 2 * seg_players, seg_players + 1)
     before = np.where(has_close, inside, np.maximum(seg_cards - slots, 0))
     place_no = k - before[seg]  # <0: revealed; then the places in written order
     # which place holds the prize taken: the (P+1)th, or in a short round its last card
@@ -407,8 +424,12 @@ def _open_rounds(tokens: Tokens, rt: np.ndarray, game: np.ndarray, players: np.n
         if len(rt) else np.zeros(n_seg, bool)
     short_taken = (last_place >= 0) & (dash[safe] | diamond)
     taken_at = np.where(n_places >= slots, slots - 1, np.where(short_taken, n_places - 1, -1))
+    taken_at[seg_each] = -1
     is_taken = is_card & (place_no >= 0) & (place_no == taken_at[seg])
-    is_bid = is_card & (place_no >= 0) & ~is_taken & (place_no < slots[seg] - 1)
+    tok_each = seg_each[seg]
+    bid_places = np.where(tok_each, seg_players[seg], slots[seg] - 1)
+    is_bid = is_card & (place_no >= 0) & ~is_taken & (place_no < bid_places)
+    is_take = is_card & tok_each & (place_no >= bid_places) & (place_no < slots[seg])
     is_round = (seg_cards > 0) | has_open | has_close
     n_r = int(is_round.sum())
     round_of_seg = np.cumsum(is_round) - 1
@@ -418,6 +439,11 @@ def _open_rounds(tokens: Tokens, rt: np.ndarray, game: np.ndarray, players: np.n
     cards[r_of[taken], 0] = rt[taken]
     bid = np.flatnonzero(is_bid)
     cards[r_of[bid], place_no[bid] + 1] = rt[bid]
+    take_token = None
+    if each_game.any():
+        take_token = np.full((n_r, MAX_PLAYERS), -1, np.int64)
+        took = np.flatnonzero(is_take)
+        take_token[r_of[took], place_no[took] - bid_places[took]] = rt[took]
     n_cards = n_places[is_round]
     revealed = np.flatnonzero(is_card & (place_no < 0))
     number_token = np.where(seg_numbered, rt[seg_first], -1)[is_round]
@@ -428,7 +454,7 @@ def _open_rounds(tokens: Tokens, rt: np.ndarray, game: np.ndarray, players: np.n
     no_open = np.flatnonzero(is_round & ~has_open)
     unclosed = np.flatnonzero(opens & ~has_close[seg])
     stray_close = np.flatnonzero(closes & (pos > first_close[seg]))
-    stray_dash = np.flatnonzero(dash & ~is_taken)
+    stray_dash = np.flatnonzero(dash & ~is_taken & ~is_take)
     first_card = np.full(n_seg, -1, np.int64)
     cards_at = np.flatnonzero(is_card | opens | closes)
     firsts = cards_at[run_starts(seg[cards_at])] if len(cards_at) else cards_at
@@ -447,5 +473,6 @@ def _open_rounds(tokens: Tokens, rt: np.ndarray, game: np.ndarray, players: np.n
     open_token[seg[firsts]] = rt[firsts]
     return _Rounds(rgame[seg_first][is_round], first_token, cards, n_cards, number_token,
                    rt[in_round], r_of[in_round], empty_numbers, rt[revealed], r_of[revealed],
-                   odd_token[order], odd_why[order], odd_round[order], open_token[is_round])
+                   odd_token[order], odd_why[order], odd_round[order], open_token[is_round],
+                   take_token)
 

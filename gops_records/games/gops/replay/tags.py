@@ -83,9 +83,7 @@ def read_value(name: str, value: str) -> TagValue:
         if low == OpenTakes.WINNER:
             return TagValue(0)
         if low == OpenTakes.EACH:
-            return TagValue(problem="OpenTakes 'each' (every bidder chooses) is played by the "
-                            "rules engine but not read from records yet: write the game "
-                            "without it, or keep it until the reader learns it")
+            return TagValue(1)
         return TagValue(problem=f"OpenTakes {_short(value)!r} is not "
                         f"{' or '.join(OPEN_TAKES)}")
     if name == "BestOf":
@@ -135,6 +133,15 @@ class Tags:
     bad_rule: np.ndarray
     #: per game: N of its BestOf tag, 0 when absent or unreadable (not a rule: a match's)
     best_of: np.ndarray | None = None
+    #: per game: 1 where every bidder takes from the open row (``[OpenTakes "each"]``)
+    open_takes: np.ndarray | None = None
+
+    @property
+    def each_takes(self) -> np.ndarray:
+        """Per game: read with every bidder taking a prize (open prizes, OpenTakes each)."""
+        if self.open_takes is None:
+            return np.zeros(len(self.cards), bool)
+        return (self.open_takes == 1) & (self.open_prizes != 0)
 
     @property
     def rounds(self) -> np.ndarray:
@@ -249,6 +256,9 @@ def read_tags(tag_token: np.ndarray, tag_game: np.ndarray, names: TagNames,
                              "OpenPrizes tag", True))
             rules_ok[g] = False
             bad_rule[g] = bad_rule[g] or RULE_TAGS.index("OpenTakes") + 1
+    open_takes = np.zeros(n_games, np.int64)
+    part = ok.filter(pl.col("name") == "OpenTakes")
+    open_takes[part["game"].to_numpy()] = part["code"].to_numpy()
     best_of = _best_of(frame, joined, problems, n_games)
     res = joined.filter(pl.col("name") == "Result")
     games = res["game"].to_numpy()
@@ -256,7 +266,7 @@ def read_tags(tag_token: np.ndarray, tag_game: np.ndarray, names: TagNames,
     result_len[games] = res["points"].to_numpy()
     result[games] = res.select(f"r{i}" for i in range(width)).to_numpy()
     return Tags(cards, tie_rule, prize_order, rules_ok, result, result_len, result_token,
-                frame, problems, bid_cards, open_prizes, bad_rule, best_of)
+                frame, problems, bid_cards, open_prizes, bad_rule, best_of, open_takes)
 
 
 def _best_of(frame: pl.DataFrame, joined: pl.DataFrame, problems: list[tuple[int, str, bool]],

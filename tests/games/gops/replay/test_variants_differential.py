@@ -4,7 +4,6 @@ both tie rules and every prize order, written in every layout the notation allow
 
 from __future__ import annotations
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_differential import ALL_LAYOUTS, NAMES
@@ -127,9 +126,6 @@ def test_every_layout_replays_as_the_reference_engine(played, layout, seed):
         _same(report, game)
 
 
-@pytest.mark.xfail(strict=True, reason="the production reader does not read [OpenTakes "
-                   "\"each\"] yet (issue 24): it reports a tag-value problem. When it learns "
-                   "the takes, this passes: drop the mark")
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(variant_games("each"), min_size=1, max_size=3), st.sampled_from(ALL_LAYOUTS),
        st.integers(0, 1000))
