@@ -43,6 +43,7 @@ def test_demo_runs_from_the_installed_wheel_in_an_empty_folder(tmp_path: Path) -
     empty.mkdir()
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg"), "COLUMNS": "250"}
     env.pop("GOPS_DB", None)
+    env.pop("PYTHONPATH", None)  # a path to a checkout would shadow the installed wheel
     where = subprocess.run([str(python), "-c", "import gops_records; print(gops_records.__file__)"],
                            cwd=empty, env=env, capture_output=True, text=True, check=True)
     assert Path(where.stdout.strip()).is_relative_to(venv)  # the wheel's, not the clone's
