@@ -12,7 +12,7 @@ from gops_records.core.game_refs import REF_DIGITS, parse_game_ids
 from gops_records.core.store.db import run
 from gops_records.games.gops.analytics.filters import CLASSIC, Filters, Variant, games_cte
 from gops_records.games.gops.round_reading import BIDS, columns, read_rounds
-from gops_records.games.gops.rules import RoundResult, RuleProfile
+from gops_records.games.gops.rules import OPEN_TAKES, OpenTakes, RoundResult, RuleProfile
 
 #: Fixed columns of :attr:`GameDetail.rounds`; the bid columns (one per player) come between.
 ROUND_COLUMNS = ("round_no", "prize", "pool_cards", "pool_value", "carried_in")
@@ -124,15 +124,25 @@ def game_detail(con: duckdb.DuckDBPyConnection, game_id: str | int) -> GameDetai
                                 pool_value::INTEGER AS pool_value,
                                 carried_in::INTEGER AS carried_in, winner_seat, comment,
                                 pool_cards AS pool_list, bid_a, bid_b, bid_c, bid_d,
-                                cards_a, cards_b, cards_c, cards_d, revealed, taken, discarded
-                         FROM rounds WHERE game_id = ? ORDER BY round_no""", [game_id])
+                                cards_a, cards_b, cards_c, cards_d, revealed, taken, discarded,
+                                t.takes
+                         FROM rounds LEFT JOIN round_takes t USING (game_id, round_no)
+                         WHERE game_id = ? ORDER BY round_no""", [game_id])
     bids = run(con, "SELECT round_no::INTEGER AS round_no, seat, bid::INTEGER AS bid "
                     "FROM bids WHERE game_id = ?", [game_id])
     profile = RuleProfile(cards=header["cards"], players=header["n_players"],
                           tie_rule=header["tie_rule"], prize_order=header["prize_order"],
-                          bid_cards=header["bid_cards"], open_prizes=header["open_prizes"])
+                          bid_cards=header["bid_cards"], open_prizes=header["open_prizes"],
+                          open_takes=_open_takes(header["tags"], header["open_prizes"]))
     return GameDetail(header, _round_table(rounds, bids, seats, columns), profile,
                       _results(rounds, profile))
+
+
+def _open_takes(tags: dict[str, str], open_prizes: int | None) -> OpenTakes:
+    """Who takes from the open row, as the stored game's ``OpenTakes`` tag says (the
+    reader stored the game only if the tag was valid for its profile)."""
+    value = tags.get("OpenTakes", OpenTakes.WINNER.value)
+    return OpenTakes(value) if open_prizes and value in OPEN_TAKES else OpenTakes.WINNER
 
 
 def _results(rounds: pl.DataFrame, profile: RuleProfile) -> tuple[RoundResult, ...]:
@@ -146,7 +156,8 @@ def _results(rounds: pl.DataFrame, profile: RuleProfile) -> tuple[RoundResult, .
         winner=None if r["winner_seat"] is None else ord(r["winner_seat"]) - ord("A"),
         cards=tuple(tuple(r[f"cards_{s}"]) for s in seats) if several else (),
         revealed=tuple(r["revealed"] or ()), taken=r["taken"], discarded=r["discarded"],
-        open_row=profile.is_open) for r in rounds.iter_rows(named=True))
+        open_row=profile.is_open, takes=tuple(r["takes"] or ()))
+        for r in rounds.iter_rows(named=True))
 
 
 def variant_rounds(detail: GameDetail) -> pl.DataFrame | None:

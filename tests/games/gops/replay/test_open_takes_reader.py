@@ -135,3 +135,27 @@ def test_games_differing_only_in_takes_get_different_ids(tmp_path: Path):
     (tmp_path / "g.gops").write_text(one + "\n" + other)
     summary = import_paths([tmp_path / "g.gops"], tmp_path / "db.duckdb")
     assert (summary.games_new, summary.games_duplicate) == (2, 0)
+
+
+def test_the_game_viewer_shows_every_take_and_the_stored_score(tmp_path: Path):
+    """The Game viewer rebuilds a stored game's rounds: every seat's take and a running
+    score that ends at the stored result (docs/notation.md's worked game, 7-5)."""
+    from gops_records.games.gops.analytics import game_detail
+    from gops_records.games.gops.analytics.games import variant_rounds
+
+    source = tmp_path / "worked.gops"
+    source.write_text(_text(WORKED, "7-5"))
+    db = tmp_path / "db.duckdb"
+    assert import_paths([source], db).games_new == 1
+    with reading(db) as con:
+        ((game_id,),) = con.execute("SELECT game_id FROM games").fetchall()
+        detail = game_detail(con, game_id)
+    assert detail.profile == PROFILE
+    assert [r.takes for r in detail.results][:3] == [(5, 4), (None, None), (2, 1)]
+    assert detail.header["scores"] == [7, 5]
+    game = Game(PROFILE)
+    for result in detail.results:
+        game.play_round(result.revealed, result.bids, result.takes)
+    assert tuple(game.scores) == (7, 5)
+    table = variant_rounds(detail)
+    assert table["score"].to_list()[-1] == "7-5"
