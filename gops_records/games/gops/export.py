@@ -7,7 +7,9 @@ docs/schema.md), which both formats carry. CSV carries the known tags only (the 
 log columns); other tags are dropped, and a game that had some gets a new id when its
 CSV is imported. Games of the two variants are written in the round log's columns for
 them (docs/import.md): a bid of several cards as ``9+4``, an open-prize round's revealed
-prizes in ``revealed`` and the prize taken in ``prize`` (``-`` for none). Beside the
+prizes in ``revealed`` and the prize taken in ``prize`` (``-`` for none); games read with
+``[OpenTakes "each"]`` have no round-log columns for every bidder's take, so a CSV
+export of them is refused before anything is written (``.gops`` carries them). Beside the
 ``game`` column (the 19-20 digit id, which spreadsheets
 mangle into ``1.23E+19``) CSV has ``game_ref``, the game's reference as text
 (:func:`gops_records.core.game_refs.game_ref`: ``g`` and 8 hex digits, as the dashboard
@@ -113,6 +115,8 @@ def export_gops(db: str | Path | None, out: str | Path, fmt: str,
         rounds = scalar(con, "SELECT count(*) FROM rounds r SEMI JOIN "
                              f"(SELECT game_id FROM games g WHERE {where}) USING (game_id)",
                         params)
+        if fmt == CSV:
+            _refuse_takes_in_csv(con, where, params)
         if fmt == PARQUET:
             _write_parquet(con, out, database, selection)
         else:
@@ -205,6 +209,19 @@ def csv_query(where: str) -> str:
     select = ", ".join(f'{expr[c]} AS "{c}"' for c in COLUMNS)
     return (_selected(where) + f"SELECT {select} FROM sel JOIN rounds r USING (game_id) "
             "ORDER BY sel.n, r.round_no")
+
+
+def _refuse_takes_in_csv(con: duckdb.DuckDBPyConnection, where: str, params: list) -> None:
+    """A round log has no column for every bidder's take (``[OpenTakes "each"]``): a CSV
+    export of such games would not read back, so it is refused before anything is written."""
+    each = scalar(con, "SELECT count(DISTINCT game_id) FROM round_takes SEMI JOIN "
+                       f"(SELECT game_id FROM games g WHERE {where}) USING (game_id)", params)
+    if each:
+        raise ExportError(
+            f"{each} of the selected games {'was' if each == 1 else 'were'} played with "
+            "[OpenTakes \"each\"] (every bidder takes a prize); a CSV round log has no "
+            "column for those takes, so it could not give the games back: export them with "
+            "--format gops, or leave them out with a filter")
 
 
 def _escaped(sql: str) -> str:

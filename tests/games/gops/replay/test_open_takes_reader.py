@@ -159,3 +159,20 @@ def test_the_game_viewer_shows_every_take_and_the_stored_score(tmp_path: Path):
     assert tuple(game.scores) == (7, 5)
     table = variant_rounds(detail)
     assert table["score"].to_list()[-1] == "7-5"
+
+
+def test_a_csv_export_refuses_games_whose_takes_it_cannot_carry(tmp_path: Path):
+    """A round log has no column for every bidder's take: a CSV export of such a game
+    would not read back, so it is refused before any file is written; .gops carries it."""
+    from gops_records.core.export_target import ExportError
+    from gops_records.games.gops.export import export_gops
+
+    (tmp_path / "worked.gops").write_text(_text(WORKED, "7-5"))
+    db = tmp_path / "db.duckdb"
+    import_paths([tmp_path / "worked.gops"], db)
+    out = tmp_path / "out.csv"
+    with pytest.raises(ExportError, match=r"1 of the selected games was played with "
+                                          r"\[OpenTakes \"each\"\].*--format gops"):
+        export_gops(db, out, "csv")
+    assert not out.exists()
+    assert export_gops(db, tmp_path / "out.gops", "gops").games == 1
